@@ -1,0 +1,84 @@
+/**
+ * The database: SQLite (better-sqlite3) by default, PostgreSQL when a postgres:// URL is given.
+ * Both go through the same kysely code; db/codec.ts hides their differences (JSON, booleans).
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import { CodecPlugin } from './codec.ts';
+import type { Database } from './schema.ts';
+
+export type Db = Kysely<Database>;
+export type Tx = Transaction<Database>;
+export type Dialect = 'sqlite' | 'postgres';
+
+// PostgreSQL returns int8 (epoch seconds, counts) as strings; every one of ours fits a JS number.
+pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+pg.types.setTypeParser(1700, (v) => Number.parseFloat(v));
+
+export const DEFAULT_SQLITE_FILE = 'data/marketplace.sqlite';
+
+export function dialectOf(url: string | undefined): Dialect {
+  return url && /^postgres(ql)?:\/\//.test(url) ? 'postgres' : 'sqlite';
+}
+
+export interface OpenOptions {
+  /** postgres://… for PostgreSQL; a file path (or ':memory:') for SQLite. */
+  url?: string;
+  /** PostgreSQL pool size. */
+  poolSize?: number;
+  /** PostgreSQL schema to work in (created when missing); lets test files run side by side. */
+  schema?: string;
+}
+
+export function openDb(options: OpenOptions = {}): Db {
+  const url = options.url ?? DEFAULT_SQLITE_FILE;
+  if (dialectOf(url) === 'postgres') {
+    const schema = options.schema;
+    if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`Invalid schema name ${schema}`);
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: options.poolSize ?? 10,
+      ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    });
+    if (schema) {
+      // Every pooled connection sets search_path itself; the schema must exist before first use.
+      const ready = pool.query(`create schema if not exists ${schema}`);
+      const connect = pool.connect.bind(pool);
+      pool.connect = (async () => {
+        await ready;
+        return connect();
+      }) as typeof pool.connect;
+    }
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool }),
+      plugins: [new CodecPlugin(false)],
+    });
+    return tag(db, 'postgres');
+  }
+  const file = url.replace(/^sqlite:(\/\/)?/, '');
+  if (file !== ':memory:') mkdirSync(dirname(resolve(file)), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('synchronous = NORMAL');
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: sqlite }),
+    plugins: [new CodecPlugin(true)],
+  });
+  return tag(db, 'sqlite');
+}
+
+const dialects = new WeakMap<object, Dialect>();
+function tag(db: Db, dialect: Dialect): Db {
+  dialects.set(db, dialect);
+  return db;
+}
+
+/** Which engine a handle talks to (for the few places SQL differs, such as full-text search). */
+export function dialectOfDb(db: Db): Dialect {
+  return dialects.get(db) ?? 'sqlite';
+}

@@ -1,0 +1,46 @@
+/**
+ * A fresh, migrated database for one test file: a temporary SQLite file by default, or a
+ * private schema on PostgreSQL when TEST_DATABASE_URL is set (so files can run side by side).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import { openDb, type Db } from '../../db/client.ts';
+import { migrateToLatest } from '../../db/migrate.ts';
+
+export interface TestDb {
+  db: Db;
+  url: string;
+  schema?: string;
+  dialect: 'sqlite' | 'postgres';
+  close(): Promise<void>;
+}
+
+export async function createTestDb(): Promise<TestDb> {
+  const pgUrl = process.env.TEST_DATABASE_URL;
+  if (pgUrl) {
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const db = openDb({ url: pgUrl, schema, poolSize: 20 });
+    await migrateToLatest(db);
+    return {
+      db, url: pgUrl, schema, dialect: 'postgres',
+      async close() {
+        await sql.raw(`drop schema if exists ${schema} cascade`).execute(db);
+        await db.destroy();
+      },
+    };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'mkt-test-'));
+  const url = join(dir, 'test.sqlite');
+  const db = openDb({ url });
+  await migrateToLatest(db);
+  return {
+    db, url, dialect: 'sqlite',
+    async close() {
+      await db.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
