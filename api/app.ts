@@ -1,0 +1,97 @@
+/**
+ * The composition root: the only module that knows every part.
+ * Order: security headers → host → context → /api → static files (minisite rewrite) → Astro (on-demand pages) → 404.
+ */
+import { resolve } from 'node:path';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Hono } from 'hono';
+import type { HttpBindings } from '@hono/node-server';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import type { Config } from './config.ts';
+import type { Db, Dialect } from '../db/client.ts';
+import { problemResponse, toProblem } from './http/errors.ts';
+import { resolveSite, requestHost, type RequestSite } from './http/context.ts';
+import { findStaticFile, staticResponse } from './http/static.ts';
+import { problems } from '../src/domain/problems.ts';
+import { healthRoutes } from './routes/health.ts';
+
+export interface Deps {
+  db: Db;
+  dialect: Dialect;
+  config: Config;
+  /** Clock in epoch seconds; tests may pin it. */
+  now(): number;
+}
+
+export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void, locals?: object) => Promise<void> | void;
+
+export type AppEnv = { Bindings: HttpBindings; Variables: { deps: Deps; site: RequestSite } };
+
+export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
+  const { config } = deps;
+  const clientDir = resolve(config.DIST_DIR, 'client');
+  const app = new Hono<AppEnv>();
+
+  app.onError((err, c) => {
+    const problem = toProblem(err);
+    if (problem.status >= 500 && config.LOG_LEVEL !== 'silent') console.error(err);
+    return problemResponse(c, problem, config.ERRORS_HOST);
+  });
+
+  app.use('*', async (c, next) => {
+    c.set('deps', deps);
+    c.set('site', resolveSite(requestHost(c, config), c.req.path, config));
+    await next();
+    const h = c.res.headers;
+    h.set('x-content-type-options', 'nosniff');
+    h.set('referrer-policy', 'strict-origin-when-cross-origin');
+    // Only embed pages may be framed, by any site; everything else only by ourselves.
+    if (c.var.site.context === 'embed') h.set('content-security-policy', 'frame-ancestors *');
+    else if (!h.has('content-security-policy')) h.set('content-security-policy', "frame-ancestors 'self'");
+  });
+
+  const api = new Hono<AppEnv>();
+  api.route('/', healthRoutes());
+  api.all('*', (c) => problemResponse(c, problems.notFound(), config.ERRORS_HOST));
+  app.route('/api', api);
+
+  // Pre-rendered pages and assets.
+  app.on(['GET', 'HEAD'], '*', async (c, next) => {
+    const site = c.var.site;
+    const path = c.req.path;
+    // Minisite pages live under /minisite/{slug}; that folder is not reachable on the marketplace host.
+    if (!site.minisiteSlug && (path === '/minisite' || path.startsWith('/minisite/'))) return next();
+    const lookup = site.minisiteSlug && !path.startsWith('/_astro/') && !path.startsWith('/images/')
+      ? `/minisite/${site.minisiteSlug}${path === '/' ? '' : path}`
+      : path;
+    const file = await findStaticFile(clientDir, lookup);
+    if (!file) return next();
+    return staticResponse(file, path, c.req.method);
+  });
+
+  // On-demand pages (checkout, login, profile…) rendered by Astro in middleware mode.
+  if (options.astro) {
+    const astro = options.astro;
+    app.all('*', async (c) => {
+      const { incoming, outgoing } = c.env;
+      let passed = false;
+      await astro(incoming, outgoing, () => {
+        passed = true;
+      }, { site: c.var.site });
+      if (passed && !outgoing.headersSent) return notFound(c);
+      return RESPONSE_ALREADY_SENT;
+    });
+  }
+  app.all('*', (c) => notFound(c));
+
+  async function notFound(c: import('hono').Context<AppEnv>): Promise<Response> {
+    const file = await findStaticFile(clientDir, '/404.html');
+    if (file) {
+      const res = staticResponse(file, '/404.html', c.req.method);
+      return new Response(res.body, { status: 404, headers: res.headers });
+    }
+    return c.text('Not found', 404);
+  }
+
+  return app;
+}

@@ -1,0 +1,33 @@
+/**
+ * Turning failures into problem details (spec 8): a thrown ProblemError becomes its problem,
+ * a zod error becomes generic/validation-error, anything else /unknown-error without internals.
+ */
+import type { Context } from 'hono';
+import { ZodError } from 'zod';
+import { ERRORS_HOST_DEFAULT, ProblemError, problems, type Problem, type ProblemProperty } from '../../src/domain/problems.ts';
+
+export function problemResponse(c: Context, problem: Problem, errorsHost: string): Response {
+  const type = problem.type.startsWith(ERRORS_HOST_DEFAULT)
+    ? errorsHost.replace(/\/$/, '') + problem.type.slice(ERRORS_HOST_DEFAULT.length)
+    : problem.type;
+  const body = { ...problem, type, instance: problem.instance ?? c.req.path };
+  return new Response(JSON.stringify(body), {
+    status: problem.status,
+    headers: { 'content-type': 'application/problem+json; charset=utf-8', 'cache-control': 'no-store' },
+  });
+}
+
+/** zod issues → validation properties `{key, message}`; key is the dotted path under `prefix`. */
+export function zodProblem(error: ZodError, prefix = ''): Problem {
+  const properties: ProblemProperty[] = error.issues.map((issue) => ({
+    key: [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || 'body',
+    message: issue.message,
+  }));
+  return problems.validation(properties);
+}
+
+export function toProblem(err: unknown): Problem {
+  if (err instanceof ProblemError) return err.problem;
+  if (err instanceof ZodError) return zodProblem(err);
+  return problems.unknownError();
+}

@@ -1,0 +1,53 @@
+/**
+ * Starts the product: one Node process serving the built site, on-demand pages and the JSON API.
+ *   npx tsx api/server.ts            (after `astro build`; see README)
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { serve } from '@hono/node-server';
+import { loadConfig, type Config } from './config.ts';
+import { createApp, type AstroHandler } from './app.ts';
+import { openDb, dialectOf } from '../db/client.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+
+export async function startServer(config: Config = loadConfig()) {
+  const db = openDb({ url: config.DATABASE_URL });
+  await migrateToLatest(db);
+  const entry = resolve(config.DIST_DIR, 'server/entry.mjs');
+  let astro: AstroHandler | undefined;
+  if (existsSync(entry)) {
+    const mod = (await import(pathToFileURL(entry).href)) as { handler: AstroHandler };
+    astro = mod.handler;
+  } else if (config.LOG_LEVEL !== 'silent') {
+    console.warn(`No built site at ${entry}: run \`npm run build\` first. Serving the API only.`);
+  }
+  const app = createApp({ db, dialect: dialectOf(config.DATABASE_URL), config, now: () => Math.floor(Date.now() / 1000) }, { astro });
+  const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.BIND_HOST, overrideGlobalObjects: false });
+  await new Promise<void>((ok) => server.once('listening', () => ok()));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  return {
+    port,
+    async close() {
+      await new Promise<void>((ok) => server.close(() => ok()));
+      await db.destroy();
+    },
+  };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const config = loadConfig();
+  const { port } = await startServer(config);
+  const host = config.PUBLIC_HOST.replace(/:\d+$/, '');
+  const origin = (h: string) => `${config.PUBLIC_PROTOCOL}://${h}:${port}`;
+  console.log(`Marketplace ready on ${origin(host)}`);
+  console.log(`  health:      ${origin(host)}/api/health`);
+  const sample = process.env.DEMO_EDUCATOR_SLUG;
+  if (sample) {
+    console.log(`  marketplace: ${origin(host)}/${sample}`);
+    console.log(`  minisite:    ${origin(`${sample}.${host}`)}/`);
+    console.log(`  embed:       ${origin(host)}/embed/${sample}`);
+  }
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(0));
+}

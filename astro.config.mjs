@@ -1,0 +1,19 @@
+// @ts-check
+import { defineConfig } from 'astro/config';
+import react from '@astrojs/react';
+import node from '@astrojs/node';
+
+// Pages are pre-rendered from the database at build time (output: 'static');
+// pages that set `export const prerender = false` are rendered on demand by api/server.ts,
+// which mounts the adapter's handler in middleware mode.
+export default defineConfig({
+  output: 'static',
+  adapter: node({ mode: 'middleware' }),
+  integrations: [react()],
+  build: { format: 'directory', concurrency: 4 },
+  trailingSlash: 'ignore',
+  devToolbar: { enabled: false },
+  vite: {
+    ssr: { external: ['better-sqlite3', 'pg'] },
+  },
+});

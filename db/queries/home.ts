@@ -1,0 +1,24 @@
+import type { Db } from '../client.ts';
+
+/** Educators for the marketplace home page, best rated first. */
+export async function listHomeEducators(db: Db, limit = 60) {
+  return db
+    .selectFrom('educators as e')
+    .leftJoin('review_aggregates as a', (j) => j.onRef('a.subject_id', '=', 'e.id').on('a.subject_type', '=', 'educator'))
+    .select(['e.id', 'e.slug', 'e.name', 'e.logo_url', 'e.address', 'a.count as review_count', 'a.rating as review_rating'])
+    .orderBy('a.count', 'desc')
+    .orderBy('e.name')
+    .limit(limit)
+    .execute();
+}
+
+/** Categories with the number of published courses in each. */
+export async function listCategoriesWithCounts(db: Db) {
+  return db
+    .selectFrom('categories as c')
+    .leftJoin('courses as co', (j) => j.onRef('co.category_id', '=', 'c.id').on('co.published', '=', true))
+    .select((eb) => ['c.id', 'c.slug', 'c.name', eb.fn.count<number>('co.id').as('course_count')])
+    .groupBy(['c.id', 'c.slug', 'c.name'])
+    .orderBy('c.name')
+    .execute();
+}

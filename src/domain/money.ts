@@ -1,0 +1,115 @@
+/**
+ * Money (spec 5 "Money, time and ratings", spec 9 "Money, locale and time").
+ * Amounts are integers in the currency's minor unit (pence for GBP).
+ */
+import { ProblemError, problems } from './problems';
+
+/** Spec 3 "Course.currency": default GBP. */
+export const DEFAULT_CURRENCY = 'GBP';
+
+/** Spec 9: money is displayed in the en-GB locale. */
+export const MONEY_LOCALE = 'en-GB';
+
+/** An ISO 4217 code; 'GBP' is the default and the only one the product uses today. */
+export type Currency = 'GBP' | (string & {});
+
+export interface Money {
+  /** Integer minor units (pence for GBP). */
+  amount: number;
+  currency: Currency;
+}
+
+/** Spec 5: money must be an integer number of pence, otherwise invalid-currency (400). */
+export function assertPence(amount: unknown): asserts amount is number {
+  if (typeof amount !== 'number' || !Number.isInteger(amount)) {
+    throw new ProblemError(problems.invalidCurrency('Expected an integer amount of pence'));
+  }
+}
+
+/** Builds a Money value, checking the amount is integer pence. */
+export function money(amount: number, currency: Currency = DEFAULT_CURRENCY): Money {
+  assertPence(amount);
+  return { amount, currency };
+}
+
+function assertSameCurrency(a: Money, b: Money): void {
+  if (a.currency !== b.currency) {
+    throw new ProblemError(problems.invalidCurrency(`Expected ${a.currency}`));
+  }
+}
+
+/** Spec 5: adding requires the same currency ('Expected GBP' when `a` is GBP). */
+export function addMoney(a: Money, b: Money): Money {
+  assertSameCurrency(a, b);
+  return money(a.amount + b.amount, a.currency);
+}
+
+/** Spec 5: subtracting requires the same currency ('Expected GBP' when `a` is GBP). */
+export function subtractMoney(a: Money, b: Money): Money {
+  assertSameCurrency(a, b);
+  return money(a.amount - b.amount, a.currency);
+}
+
+/** Sums a list of Money in `currency` (an empty list is zero). */
+export function sumMoney(items: ReadonlyArray<Money>, currency: Currency = DEFAULT_CURRENCY): Money {
+  return items.reduce((total, item) => addMoney(total, item), money(0, currency));
+}
+
+/** Multiplies by an integer quantity (e.g. offer price × quantity). */
+export function multiplyMoney(value: Money, quantity: number): Money {
+  if (!Number.isInteger(quantity)) {
+    throw new ProblemError(problems.invalidCurrency('Expected an integer quantity'));
+  }
+  return money(value.amount * quantity, value.currency);
+}
+
+/** Number of minor-unit digits of a currency (2 for GBP, 0 for JPY). */
+export function currencyDigits(currency: Currency): number {
+  return new Intl.NumberFormat(MONEY_LOCALE, { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+}
+
+export interface FormatMoneyOptions {
+  /**
+   * 'always' (default): always show the currency's decimals ('£12.00').
+   * 'auto': hide them for whole amounts ('£12', but '£12.50').
+   */
+  decimals?: 'always' | 'auto';
+  locale?: string;
+}
+
+/**
+ * Spec 9: formats Money with the narrow currency symbol and en-GB grouping.
+ * Default shows 2 decimals ('£1,234.50', '£12.00'); see {@link formatPriceShort}.
+ */
+export function formatMoney(value: Money, options: FormatMoneyOptions = {}): string {
+  assertPence(value.amount);
+  const digits = currencyDigits(value.currency);
+  const major = value.amount / 10 ** digits;
+  const whole = value.amount % 10 ** digits === 0;
+  const fractionDigits = options.decimals === 'auto' && whole ? 0 : digits;
+  return new Intl.NumberFormat(options.locale ?? MONEY_LOCALE, {
+    style: 'currency',
+    currency: value.currency,
+    currencyDisplay: 'narrowSymbol',
+    minimumFractionDigits: fractionDigits,
+    maximumFractionDigits: fractionDigits,
+  }).format(major);
+}
+
+/** Spec 9 (second reading): whole pounds without decimals ('£12'), others with 2 ('£12.50'). */
+export function formatPriceShort(value: Money): string {
+  return formatMoney(value, { decimals: 'auto' });
+}
+
+/** Convenience: format integer pence in a currency (default 2 decimals). */
+export function formatPence(amount: number, currency: Currency = DEFAULT_CURRENCY, options: FormatMoneyOptions = {}): string {
+  return formatMoney(money(amount, currency), options);
+}
+
+/**
+ * Spec 2.14 "Preferred Duration": "+ £{extra_cost}". `extraCost` is integer
+ * pence like every other amount; whole pounds drop the decimals ('+ £10', '+ £12.50').
+ */
+export function formatDurationExtra(extraCost: number, currency: Currency = DEFAULT_CURRENCY): string {
+  return `+ ${formatPriceShort(money(extraCost, currency))}`;
+}

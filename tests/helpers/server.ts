@@ -1,0 +1,50 @@
+/**
+ * The real HTTP server (api/app.ts) on a free loopback port, over a fresh test database.
+ * API tests talk to it with fetch, exactly as a browser or another service would.
+ */
+import { serve } from '@hono/node-server';
+import { createApp, type Deps } from '../../api/app.ts';
+import { loadConfig, type Config } from '../../api/config.ts';
+import { createTestDb, type TestDb } from './db.ts';
+
+export interface TestServer {
+  url: string;
+  port: number;
+  db: TestDb['db'];
+  testDb: TestDb;
+  config: Config;
+  /** Pin or move the server's clock (epoch seconds). */
+  setNow(seconds: number | null): void;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(env: Record<string, string> = {}, testDb?: TestDb): Promise<TestServer> {
+  const tdb = testDb ?? (await createTestDb());
+  const config = loadConfig({ LOG_LEVEL: 'error', PUBLIC_HOST: 'localhost', DIST_DIR: 'dist', ...env });
+  let pinned: number | null = null;
+  const deps: Deps = {
+    db: tdb.db,
+    dialect: tdb.dialect,
+    config,
+    now: () => pinned ?? Math.floor(Date.now() / 1000),
+  };
+  const app = createApp(deps);
+  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1', overrideGlobalObjects: false });
+  await new Promise<void>((ok) => server.once('listening', () => ok()));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    db: tdb.db,
+    testDb: tdb,
+    config,
+    setNow(seconds) {
+      pinned = seconds;
+    },
+    async close() {
+      await new Promise<void>((ok) => server.close(() => ok()));
+      if (!testDb) await tdb.close();
+    },
+  };
+}
