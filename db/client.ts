@@ -56,6 +56,7 @@ export function openDb(options: OpenOptions = {}): Db {
       dialect: new PostgresDialect({ pool }),
       plugins: [new CodecPlugin(false)],
     });
+    if (schema) schemas.set(db, schema);
     return tag(db, 'postgres');
   }
   const file = url.replace(/^sqlite:(\/\/)?/, '');
@@ -73,6 +74,12 @@ export function openDb(options: OpenOptions = {}): Db {
 }
 
 const dialects = new WeakMap<object, Dialect>();
+const schemas = new WeakMap<object, string>();
+
+/** The PostgreSQL schema a handle was opened on, when one was given. */
+export function schemaOfDb(db: Db): string | undefined {
+  return schemas.get(db);
+}
 function tag(db: Db, dialect: Dialect): Db {
   dialects.set(db, dialect);
   return db;
