@@ -3,8 +3,11 @@
  * Times are epoch seconds, money is integer pence.
  */
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { PublicTables } from './schema/public.ts';
+import type { AccountTables } from './schema/accounts.ts';
+import type { CheckoutTables } from './schema/checkout.ts';
 
-type WithDefault<T> = ColumnType<T, T | undefined, T>;
+export type WithDefault<T> = ColumnType<T, T | undefined, T>;
 
 export interface FeatureFlags {
   hide_marketing_consent: boolean;
@@ -214,7 +217,13 @@ export interface VouchersTable {
 
 export interface CatalogueMetaTable { key: string; value: string }
 
-export interface Database {
+/**
+ * Every table. Each area keeps its own tables in its own file (db/schema/*.ts) so that
+ * areas can grow without editing each other's types.
+ */
+export interface Database extends CatalogueTables, PublicTables, AccountTables, CheckoutTables {}
+
+export interface CatalogueTables {
   educators: EducatorsTable;
   categories: CategoriesTable;
   locations: LocationsTable;

@@ -1,0 +1,116 @@
+/**
+ * Course page highlights (spec 2.13 (7), spec 9 "Course page highlights").
+ */
+import type { CourseLike, Occurrence } from './entities';
+import { levelLabel, courseKeyword } from './text';
+import { courseDurationLabel } from './time';
+
+export type HighlightKind = 'duration' | 'delivery' | 'travel' | 'travelArea' | 'level';
+
+export interface Highlight {
+  kind: HighlightKind;
+  text: string;
+}
+
+export const MULTIPLE_DURATIONS = 'Multiple Durations (see dates)';
+export const DURATION_TO_BE_CONFIRMED = 'To be confirmed';
+
+/** Length in seconds of an occurrence, or null when it has no valid start and end. */
+export function occurrenceLengthSeconds(occurrence: Pick<Occurrence, 'start_datetime' | 'end_datetime'>): number | null {
+  const { start_datetime: start, end_datetime: end } = occurrence;
+  return typeof start === 'number' && typeof end === 'number' && end > start ? end - start : null;
+}
+
+/**
+ * Spec 9 duration highlight.
+ * - on-request: from `duration_pricing` (minutes): one entry → its label;
+ *   several → 'From {shortest} to {longest}' (equal ends → that one duration);
+ *   none → 'To be confirmed'.
+ * - others: 'Multiple Durations (see dates)' when the occurrences' lengths
+ *   differ; their common length when they agree; else `course_duration.duration`.
+ * Returns null when nothing can be said.
+ */
+export function durationHighlight(course: CourseLike, occurrences: ReadonlyArray<Occurrence> = []): string | null {
+  if (course.type === 'on-request') {
+    const minutes = (course.duration_pricing ?? [])
+      .map((option) => option.duration)
+      .filter((value): value is number => typeof value === 'number' && value > 0);
+    if (minutes.length === 0) return DURATION_TO_BE_CONFIRMED;
+    if (minutes.length === 1) return courseDurationLabel(minutes[0] * 60);
+    const shortest = courseDurationLabel(Math.min(...minutes) * 60);
+    const longest = courseDurationLabel(Math.max(...minutes) * 60);
+    return shortest === longest ? shortest : `From ${shortest} to ${longest}`;
+  }
+  const lengths = Array.from(new Set(occurrences.map(occurrenceLengthSeconds).filter((value): value is number => value !== null)));
+  if (lengths.length > 1) return MULTIPLE_DURATIONS;
+  if (lengths.length === 1) return courseDurationLabel(lengths[0]) || null;
+  const minutes = course.course_duration?.duration;
+  return typeof minutes === 'number' && minutes > 0 ? courseDurationLabel(minutes * 60) : null;
+}
+
+/** Delivery types found on the course and its occurrences (in-person, online, hybrid). */
+export function deliveryTypes(course: CourseLike, occurrences: ReadonlyArray<Occurrence> = []): Set<string> {
+  const types = new Set<string>();
+  const courseDelivery = course.delivery == null ? [] : typeof course.delivery === 'string' ? [course.delivery] : course.delivery;
+  for (const value of courseDelivery) if (value === 'online' || value === 'in-person' || value === 'hybrid') types.add(value);
+  for (const occurrence of occurrences) {
+    if (occurrence.delivery === 'online' || occurrence.delivery === 'in-person' || occurrence.delivery === 'hybrid') types.add(occurrence.delivery);
+  }
+  if (course.type === 'on-request') {
+    if (course.available_for_online_delivery) types.add('online');
+    if (course.available_for_in_person_delivery) types.add('in-person');
+  }
+  return types;
+}
+
+/**
+ * Spec 9 delivery highlight: on-demand → 'On-Demand {keyword or course}';
+ * several types or hybrid → 'Delivered Online or In-Person'; online only →
+ * 'Delivered Online'; in-person only → 'Delivered In-Person'; none → null.
+ */
+export function deliveryHighlight(course: CourseLike, occurrences: ReadonlyArray<Occurrence> = []): string | null {
+  if (course.type === 'on-demand') return `On-Demand ${courseKeyword(course)}`;
+  const types = deliveryTypes(course, occurrences);
+  if (types.size > 1 || types.has('hybrid')) return 'Delivered Online or In-Person';
+  if (types.has('online')) return 'Delivered Online';
+  if (types.has('in-person')) return 'Delivered In-Person';
+  return null;
+}
+
+/**
+ * Spec 9 travel highlight: both educator and student travel → 'You travel to
+ * organiser or they travel to you'; educator only → 'Delivered at your
+ * location'; student only → "Delivered at organisers' location"; none → null.
+ */
+export function travelHighlight(course: CourseLike): string | null {
+  const educator = !!course.educator_travel_settings?.enabled;
+  const student = !!course.student_travel_settings?.enabled;
+  if (educator && student) return 'You travel to organiser or they travel to you';
+  if (educator) return 'Delivered at your location';
+  if (student) return "Delivered at organisers' location";
+  return null;
+}
+
+/**
+ * Spec 9: from the educator travel type (when educator travel is enabled):
+ * 'Internationally' → 'UK & International Requests Considered'; 'UK Wide' → 'UK Wide'.
+ */
+export function travelAreaHighlight(course: CourseLike): string | null {
+  const settings = course.educator_travel_settings;
+  if (!settings?.enabled) return null;
+  if (settings.type === 'Internationally') return 'UK & International Requests Considered';
+  if (settings.type === 'UK Wide') return 'UK Wide';
+  return null;
+}
+
+/** Spec 2.13 (7) / 9: the highlights in order: duration, delivery, travel, travel area, level. */
+export function courseHighlights(course: CourseLike, occurrences: ReadonlyArray<Occurrence> = []): Highlight[] {
+  const candidates: [HighlightKind, string | null][] = [
+    ['duration', durationHighlight(course, occurrences)],
+    ['delivery', deliveryHighlight(course, occurrences)],
+    ['travel', travelHighlight(course)],
+    ['travelArea', travelAreaHighlight(course)],
+    ['level', levelLabel(course.level) || null],
+  ];
+  return candidates.filter((entry): entry is [HighlightKind, string] => !!entry[1]).map(([kind, text]) => ({ kind, text }));
+}

@@ -1,0 +1,51 @@
+/**
+ * Phone number normalisation (spec 5 "Phone number"). Errors are 400
+ * invalid-phone-number problems.
+ */
+import { ProblemError, problems } from './problems';
+
+export const PHONE_MIN_LENGTH = 5;
+export const PHONE_MAX_LENGTH = 20;
+export const PHONE_TOO_SHORT = 'Phone number is too short.';
+export const PHONE_TOO_LONG = 'Phone number is too long.';
+/** Not in the spec: the message for a value that is not a string. */
+export const PHONE_NOT_A_STRING = 'Phone number must be a string.';
+
+/** Spec 5: trim, then strip every non-digit except a leading '+'. */
+export function stripPhone(input: string): string {
+  const trimmed = input.trim();
+  const digits = trimmed.replace(/\D/g, '');
+  return trimmed.startsWith('+') ? `+${digits}` : digits;
+}
+
+/** The message for an invalid phone number, or null when it normalises. */
+export function phoneError(input: unknown): string | null {
+  if (typeof input !== 'string') return PHONE_NOT_A_STRING;
+  const stripped = stripPhone(input);
+  if (stripped.length < PHONE_MIN_LENGTH) return PHONE_TOO_SHORT;
+  if (stripped.length > PHONE_MAX_LENGTH) return PHONE_TOO_LONG;
+  return null;
+}
+
+/**
+ * Spec 5: normalises a phone number. The 5–20 character bounds apply to the
+ * stripped value (the '+' counts). Then: a leading '+' is kept; '0044…',
+ * '044…' and '44…' become '+44…'; anything else is prefixed with '+44'
+ * (as written, so '07…' becomes '+4407…').
+ * Throws a ProblemError (invalid-phone-number, 400) otherwise.
+ */
+export function normalisePhone(input: unknown): string {
+  const error = phoneError(input);
+  if (error !== null) throw new ProblemError(problems.invalidPhone(error));
+  const stripped = stripPhone(input as string);
+  if (stripped.startsWith('+')) return stripped;
+  if (stripped.startsWith('0044')) return `+44${stripped.slice(4)}`;
+  if (stripped.startsWith('044')) return `+44${stripped.slice(3)}`;
+  if (stripped.startsWith('44')) return `+${stripped}`;
+  return `+44${stripped}`;
+}
+
+/** Spec 2.8: the tel: link for a phone number (white space removed). */
+export function telHref(phone: string): string {
+  return `tel:${phone.replace(/\s+/g, '')}`;
+}
