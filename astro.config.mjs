@@ -8,6 +8,8 @@ import node from '@astrojs/node';
 // which mounts the adapter's handler in middleware mode.
 export default defineConfig({
   output: 'static',
+  // Tests and benchmarks build into their own folders so builds never overwrite each other.
+  outDir: process.env.ASTRO_OUT_DIR || './dist',
   adapter: node({ mode: 'middleware' }),
   integrations: [react()],
   build: { format: 'directory', concurrency: 4 },

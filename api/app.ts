@@ -14,6 +14,7 @@ import { resolveSite, requestHost, type RequestSite } from './http/context.ts';
 import { findStaticFile, staticResponse } from './http/static.ts';
 import { problems } from '../src/domain/problems.ts';
 import { healthRoutes } from './routes/health.ts';
+import type { SessionUser } from './auth/types.ts';
 
 export interface Deps {
   db: Db;
@@ -25,7 +26,11 @@ export interface Deps {
 
 export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void, locals?: object) => Promise<void> | void;
 
-export type AppEnv = { Bindings: HttpBindings; Variables: { deps: Deps; site: RequestSite } };
+export type AppEnv = {
+  Bindings: HttpBindings;
+  /** `user` is null for a visitor who is not signed in (set by the auth middleware). */
+  Variables: { deps: Deps; site: RequestSite; user: SessionUser | null };
+};
 
 export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
   const { config } = deps;
@@ -41,6 +46,7 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
   app.use('*', async (c, next) => {
     c.set('deps', deps);
     c.set('site', resolveSite(requestHost(c, config), c.req.path, config));
+    c.set('user', null);
     await next();
     const h = c.res.headers;
     h.set('x-content-type-options', 'nosniff');
@@ -51,6 +57,7 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
   });
 
   const api = new Hono<AppEnv>();
+  // Route modules, one per resource (spec section 7). Add new ones above the catch-all.
   api.route('/', healthRoutes());
   api.all('*', (c) => problemResponse(c, problems.notFound(), config.ERRORS_HOST));
   app.route('/api', api);
