@@ -29,6 +29,19 @@ export async function startServer(config: Config = loadConfig()) {
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   return {
     port,
+    /** A claimed educator with published courses, for the addresses printed at start-up. */
+    async sampleEducatorSlug(): Promise<string | null> {
+      const row = await db
+        .selectFrom('educators as e')
+        .innerJoin('courses as c', 'c.educator_id', 'e.id')
+        .select('e.slug')
+        .where('e.claimed', '=', true)
+        .where('c.published', '=', true)
+        .orderBy('e.id')
+        .limit(1)
+        .executeTakeFirst();
+      return row?.slug ?? null;
+    },
     async close() {
       await new Promise<void>((ok) => server.close(() => ok()));
       await db.destroy();
@@ -38,12 +51,13 @@ export async function startServer(config: Config = loadConfig()) {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const config = loadConfig();
-  const { port } = await startServer(config);
+  const server = await startServer(config);
+  const { port } = server;
   const host = config.PUBLIC_HOST.replace(/:\d+$/, '');
   const origin = (h: string) => `${config.PUBLIC_PROTOCOL}://${h}:${port}`;
   console.log(`Marketplace ready on ${origin(host)}`);
   console.log(`  health:      ${origin(host)}/api/health`);
-  const sample = process.env.DEMO_EDUCATOR_SLUG;
+  const sample = await server.sampleEducatorSlug();
   if (sample) {
     console.log(`  marketplace: ${origin(host)}/${sample}`);
     console.log(`  minisite:    ${origin(`${sample}.${host}`)}/`);

@@ -53,7 +53,8 @@ export type CourseTypeGroup = 'on-demand' | 'blended' | 'on-request' | 'class';
 
 /** Spec 3: on-demand, blended and on-request are themselves; every other value (or none) is treated as class. */
 export function courseTypeGroup(type: CourseType | null | undefined): CourseTypeGroup {
-  return type === 'on-demand' || type === 'blended' || type === 'on-request' ? type : 'class';
+  if (type === 'on-demand' || type === 'blended' || type === 'on-request') return type as CourseTypeGroup;
+  return 'class';
 }
 
 /** Spec 4: the course types each flow accepts. */

@@ -1,0 +1,51 @@
+/**
+ * Checkout texts that take values (spec 2.14, 8 "Checkout errors").
+ */
+import type { Problem } from '../problems';
+import { AVAILABILITY_ERROR_SUFFIX } from './constants';
+import { DEFAULT_DISPLAY_LOCALE, DEFAULT_TIME_ZONE } from '../time';
+
+/** Spec 8 "Voucher": the error is shown as "{title} {detail}" (the title alone without a detail). */
+export function voucherErrorText(problem: Pick<Problem, 'title' | 'detail'>): string {
+  return problem.detail ? `${problem.title} ${problem.detail}` : problem.title;
+}
+
+/** Spec 8 "Availability fetch": the error's detail or title, then the fixed explanation. */
+export function availabilityErrorText(problem: Pick<Problem, 'title' | 'detail'>): string {
+  return `${problem.detail || problem.title} ${AVAILABILITY_ERROR_SUFFIX}`;
+}
+
+/** Spec 2.14 "Contact Info". */
+export function loggedInAsText(email: string): string {
+  return `You are logged in as ${email}`;
+}
+
+/** Spec 2.14 summary sidebar. */
+export function byEducatorText(educatorName: string): string {
+  return `By ${educatorName}`;
+}
+
+/** Spec 2.14 "Message" step. */
+export function messageFieldLabel(educatorName: string): string {
+  return `Write a message for ${educatorName}`;
+}
+
+/** Spec 2.14 "Invoice": "This invoice will be due by {date}." (date as '14 November 2023', en-GB, Europe/London). */
+export function invoiceDueText(dueDate: number, locale: string = DEFAULT_DISPLAY_LOCALE, timeZone: string = DEFAULT_TIME_ZONE): string {
+  const date = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone }).format(new Date(dueDate * 1000));
+  return `This invoice will be due by ${date}.`;
+}
+
+/** Spec 2.14: the request delivery options' labels. */
+export function deliveryOptionLabel(type: 'Online' | 'Educator travels' | 'Student travels', educatorName: string): string {
+  if (type === 'Online') return 'Online';
+  if (type === 'Educator travels') return `In-person • I will host ${educatorName}`;
+  return `In-person • I will travel to ${educatorName}`;
+}
+
+/** Spec 2.14: "Add Second Choice" / "Add Third Choice" for the next preferred date, or null at the maximum. */
+export function addChoiceLabel(currentCount: number): string | null {
+  if (currentCount === 1) return 'Add Second Choice';
+  if (currentCount === 2) return 'Add Third Choice';
+  return null;
+}

@@ -1,0 +1,93 @@
+/**
+ * Payment outcomes and confirmation screens (spec 2.15, 4 "Outcomes").
+ */
+import type { Flow } from './flows';
+import type { Offer } from '../entities';
+import { anyOfferPaid } from '../pricing';
+import { courseKeywordTitle } from '../text';
+import { problems, type Problem } from '../problems';
+
+/** Spec 4: a card payment succeeds when the payment status is succeeded or requires_capture, or the setup status is succeeded. */
+export function cardPaymentSucceeded(input: { paymentStatus?: string | null; setupStatus?: string | null }): boolean {
+  return input.paymentStatus === 'succeeded' || input.paymentStatus === 'requires_capture' || input.setupStatus === 'succeeded';
+}
+
+/**
+ * Spec 4: after a redirect, success when the returned client secret matches and
+ * redirect_status is 'succeeded'; any other result is the failed-redirect problem (500).
+ */
+export function cardRedirectOutcome(input: {
+  expectedClientSecret: string | null | undefined;
+  returnedClientSecret: string | null | undefined;
+  redirectStatus: string | null | undefined;
+}): { ok: true } | { ok: false; problem: Problem } {
+  const matches = !!input.expectedClientSecret && input.returnedClientSecret === input.expectedClientSecret;
+  return matches && input.redirectStatus === 'succeeded' ? { ok: true } : { ok: false, problem: problems.cardRedirectFailed() };
+}
+
+/** Spec 4: a wallet-provider payment succeeds when the capture status is COMPLETED. */
+export function walletCaptureSucceeded(status: string | null | undefined): boolean {
+  return status === 'COMPLETED';
+}
+
+/** Spec 4 "Outcomes": with approval_required the booking awaits approval, otherwise it is confirmed. */
+export function bookingOutcome(approvalRequired: boolean | null | undefined): 'awaiting-approval' | 'confirmed' {
+  return approvalRequired ? 'awaiting-approval' : 'confirmed';
+}
+
+/** Spec 2.15: the confirmation heading per flow. */
+export function confirmationTitle(flow: Flow, input: { approvalRequired?: boolean | null; instantBooking?: boolean | null } = {}): string {
+  switch (flow) {
+    case 'booking':
+      return input.approvalRequired ? 'Your Booking is Awaiting Approval' : 'Booking Confirmed';
+    case 'order':
+      return 'Order Confirmed';
+    case 'request':
+      return input.instantBooking ? 'Booking Confirmed' : 'Request Sent';
+    case 'dateBookingRequest':
+    case 'groupBookingRequest':
+      return 'Request Sent';
+    case 'bookingApplication':
+      return 'Application Sent';
+  }
+}
+
+/** Spec 2.15: the reference line, e.g. "Booking reference: {id}". */
+export function referenceText(kind: 'booking' | 'order' | 'request' | 'application', id: string): string {
+  const label = { booking: 'Booking', order: 'Order', request: 'Request', application: 'Application' }[kind];
+  return `${label} reference: ${id}`;
+}
+
+/** Spec 2.15: "View & Manage Booking", or "Access {keyword|Course}" for blended courses and orders. */
+export function manageButtonLabel(flow: Flow, course: { type?: string | null; keyword?: string | null }): string {
+  if (flow === 'order' || course.type === 'blended') return `Access ${courseKeywordTitle(course)}`;
+  return 'View & Manage Booking';
+}
+
+/**
+ * Spec 2.15: "Download Invoice" (invoice payments) or "Download Receipt",
+ * hidden (null) when every selected offer and add-on is free.
+ */
+export function documentButtonLabel(selected: ReadonlyArray<Pick<Offer, 'price'>>, paymentMethod: string | null | undefined): string | null {
+  if (!anyOfferPaid(selected)) return null;
+  return paymentMethod === 'invoice' ? 'Download Invoice' : 'Download Receipt';
+}
+
+/** Spec 2.15: "Pay Invoice" shows only for invoice payments. */
+export function showPayInvoice(paymentMethod: string | null | undefined): boolean {
+  return paymentMethod === 'invoice';
+}
+
+/** Spec 2.15 / 2.17: the share prompt shows unless hide_social_prompts is set. */
+export function showSharePrompt(featureFlags: { hide_social_prompts?: boolean | null } | null | undefined): boolean {
+  return !featureFlags?.hide_social_prompts;
+}
+
+/** Spec 2.15: request confirmation texts. */
+export function requestSentText(educatorName: string): string {
+  return `Your request has been sent to ${educatorName}`;
+}
+
+export function educatorWillBeInTouchText(educatorName: string): string {
+  return `${educatorName} will be in touch soon`;
+}

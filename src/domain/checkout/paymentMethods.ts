@@ -1,0 +1,81 @@
+/**
+ * Payment methods per flow (spec 3 "Payment options", 4 "Which payment methods each flow shows", 7).
+ */
+import type { Flow } from './flows';
+import { DEFAULT_MANUAL_PAYMENT_LABEL, DEFAULT_MANUAL_PAYMENT_MESSAGE } from './constants';
+
+/** Spec 3: card, wallet provider, pay-later, invoice and in-person, by their option names. */
+export type PaymentMethod = 'card' | 'paypal' | 'klarna' | 'invoice' | 'manual';
+
+export const PAYMENT_METHODS: readonly PaymentMethod[] = ['card', 'paypal', 'klarna', 'invoice', 'manual'];
+
+export interface PaymentOptions {
+  card?: { enabled?: boolean | null } | null;
+  paypal?: { enabled?: boolean | null } | null;
+  klarna?: { enabled?: boolean | null } | null;
+  invoice?: { enabled?: boolean | null } | null;
+  manual?: { enabled?: boolean | null; label?: string | null; message?: string | null } | null;
+}
+
+/** Spec 7: when the payment-options answer is missing, only card is enabled. */
+export const DEFAULT_PAYMENT_OPTIONS: Readonly<PaymentOptions> = {
+  card: { enabled: true },
+  paypal: { enabled: false },
+  klarna: { enabled: false },
+  invoice: { enabled: false },
+  manual: { enabled: false },
+};
+
+/** Spec 7: the payment options to use (the default card-only set when the answer is missing). */
+export function resolvePaymentOptions(options: PaymentOptions | null | undefined): PaymentOptions {
+  return options ?? DEFAULT_PAYMENT_OPTIONS;
+}
+
+/**
+ * Spec 4: card, wallet-provider and invoice appear only in booking, order and
+ * request; pay-later only in booking and order. In-person payment has no flow
+ * restriction in the spec, so it is allowed in every flow (only booking, order
+ * and request have a Payment step anyway).
+ */
+export const METHOD_FLOWS: Readonly<Record<PaymentMethod, readonly Flow[]>> = {
+  card: ['booking', 'order', 'request'],
+  paypal: ['booking', 'order', 'request'],
+  invoice: ['booking', 'order', 'request'],
+  klarna: ['booking', 'order'],
+  manual: ['booking', 'order', 'request', 'dateBookingRequest', 'groupBookingRequest', 'bookingApplication'],
+};
+
+export function methodAllowedInFlow(method: PaymentMethod, flow: Flow): boolean {
+  return METHOD_FLOWS[method].includes(flow);
+}
+
+/** Spec 2.14 / 4: the enabled methods the flow shows, in the order card, wallet, pay-later, invoice, in-person. */
+export function visiblePaymentMethods(flow: Flow, options: PaymentOptions | null | undefined): PaymentMethod[] {
+  const resolved = resolvePaymentOptions(options);
+  return PAYMENT_METHODS.filter((method) => !!resolved[method]?.enabled && methodAllowedInFlow(method, flow));
+}
+
+/** Spec 2.14: the radio label of a method (provider names are passed in; the spec does not name them). */
+export function paymentMethodLabel(
+  method: PaymentMethod,
+  options: PaymentOptions | null | undefined,
+  providerNames: { card?: string; paypal?: string; klarna?: string } = {},
+): string {
+  switch (method) {
+    case 'card':
+      return providerNames.card ?? 'Card';
+    case 'paypal':
+      return providerNames.paypal ?? 'PayPal';
+    case 'klarna':
+      return providerNames.klarna ?? 'Klarna';
+    case 'invoice':
+      return 'Invoice';
+    case 'manual':
+      return options?.manual?.label?.trim() || DEFAULT_MANUAL_PAYMENT_LABEL;
+  }
+}
+
+/** Spec 2.14: the in-person message, or "Pay the organizer on the day.". */
+export function manualPaymentMessage(options: PaymentOptions | null | undefined): string {
+  return options?.manual?.message?.trim() || DEFAULT_MANUAL_PAYMENT_MESSAGE;
+}

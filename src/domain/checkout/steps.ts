@@ -1,0 +1,137 @@
+/**
+ * Checkout steps per flow (spec 2.14 "Steps per flow" and "Step rules").
+ */
+import type { Flow } from './flows';
+import type { Offer } from '../entities';
+import { anyOfferPaid } from '../pricing';
+
+export type StepId =
+  | 'date'
+  | 'spaces'
+  | 'offers'
+  | 'delivery'
+  | 'dates'
+  | 'message'
+  | 'login'
+  | 'contactDetails'
+  | 'payment'
+  | 'confirmation';
+
+/** Spec 2.14: the step names used in the breadcrumb. */
+export const STEP_LABELS: Readonly<Record<StepId, string>> = {
+  date: 'Date',
+  spaces: 'Spaces',
+  offers: 'Offers',
+  delivery: 'Delivery options',
+  dates: 'Dates',
+  message: 'Message',
+  login: 'Log in or Sign Up',
+  contactDetails: 'Contact Info',
+  payment: 'Payment',
+  confirmation: 'Confirmation',
+};
+
+/** Spec 2.14 "Step contents": headings where the spec gives one. */
+export const STEP_TITLES: Readonly<Partial<Record<StepId, string>>> = {
+  date: 'Select Date',
+  spaces: 'Select Spaces',
+  message: 'Message',
+  payment: 'Payment',
+};
+
+/** Spec 2.14: the Dates step heading of the request flow. */
+export function requestDatesTitle(calendarBased: boolean): string {
+  return calendarBased ? 'Select a Date & Time' : 'Preferred Dates';
+}
+
+/** Spec 3 "Checkout state.stepState": the state entry each step writes (login and confirmation write none). */
+export const STEP_STATE_KEYS: Readonly<Record<StepId, string | null>> = {
+  date: 'date',
+  spaces: 'price',
+  offers: 'price',
+  delivery: 'delivery',
+  dates: 'dates',
+  message: 'message',
+  login: null,
+  contactDetails: 'contactDetails',
+  payment: 'payment',
+  confirmation: null,
+};
+
+export interface FlowSteps {
+  beforeLogin: readonly StepId[];
+  afterLogin: readonly StepId[];
+}
+
+/** Spec 2.14 table "Steps per flow (before login / after login)". */
+export const FLOW_STEPS: Readonly<Record<Flow, FlowSteps>> = {
+  booking: { beforeLogin: ['date', 'spaces'], afterLogin: ['contactDetails', 'payment', 'confirmation'] },
+  order: { beforeLogin: ['offers'], afterLogin: ['contactDetails', 'payment', 'confirmation'] },
+  request: { beforeLogin: ['delivery', 'dates', 'message'], afterLogin: ['contactDetails', 'payment', 'confirmation'] },
+  dateBookingRequest: { beforeLogin: ['dates', 'message'], afterLogin: ['contactDetails', 'confirmation'] },
+  groupBookingRequest: { beforeLogin: ['dates', 'message'], afterLogin: ['contactDetails', 'confirmation'] },
+  bookingApplication: { beforeLogin: ['date', 'spaces'], afterLogin: ['contactDetails', 'confirmation'] },
+};
+
+/**
+ * Spec 2.14 "Step rules" input for the Payment step. For booking and order
+ * pass whether some offer costs more than 0 ({@link paymentRequiredForOffers});
+ * for request pass request.requiresPayment(...). Other flows have no Payment step.
+ */
+export interface StepsInput {
+  flow: Flow;
+  loggedIn: boolean;
+  paymentRequired: boolean;
+}
+
+/** Spec 2.14: booking and order need Payment only when some offer has a price above 0. */
+export function paymentRequiredForOffers(offers: ReadonlyArray<Pick<Offer, 'price'>> | null | undefined): boolean {
+  return anyOfferPaid(offers);
+}
+
+/**
+ * Spec 2.14 "Step rules": the flow's steps in order; Payment is dropped unless
+ * payment is required; the "Log in or Sign Up" step sits between the two groups
+ * when the user is not logged in.
+ */
+export function stepsFor({ flow, loggedIn, paymentRequired }: StepsInput): StepId[] {
+  const { beforeLogin, afterLogin } = FLOW_STEPS[flow];
+  const after = afterLogin.filter((step) => step !== 'payment' || paymentRequired);
+  return [...beforeLogin, ...(loggedIn ? [] : (['login'] as StepId[])), ...after];
+}
+
+/** Spec 2.14: the breadcrumb, "1. Date", "2. Spaces", … */
+export function breadcrumbLabels(steps: ReadonlyArray<StepId>): string[] {
+  return steps.map((step, index) => `${index + 1}. ${STEP_LABELS[step]}`);
+}
+
+export function isStepId(value: unknown): value is StepId {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(STEP_LABELS, value);
+}
+
+/** Spec 2.14: whether a step is in the flow's after-login group. */
+export function isAfterLoginStep(flow: Flow, step: StepId): boolean {
+  return FLOW_STEPS[flow].afterLogin.includes(step);
+}
+
+/**
+ * Spec 2.14: what the step area shows. An after-login step reached while logged
+ * out shows the login screen ('login'); an unknown step shows "Unknown step" ('unknown').
+ */
+export function stepView(flow: Flow, step: string, loggedIn: boolean): StepId | 'unknown' {
+  if (!isStepId(step)) return 'unknown';
+  if (!loggedIn && isAfterLoginStep(flow, step)) return 'login';
+  return step;
+}
+
+/** The step after `current` in `steps`, or null at the end (or when not found). */
+export function nextStep(steps: ReadonlyArray<StepId>, current: StepId): StepId | null {
+  const index = steps.indexOf(current);
+  return index >= 0 && index < steps.length - 1 ? steps[index + 1] : null;
+}
+
+/** The step before `current`, or null on the first step (Back then leaves the checkout, spec 2.14). */
+export function previousStep(steps: ReadonlyArray<StepId>, current: StepId): StepId | null {
+  const index = steps.indexOf(current);
+  return index > 0 ? steps[index - 1] : null;
+}

@@ -1,0 +1,97 @@
+/**
+ * Browser tests run against the real product: a fresh database with the demo catalogue, the site built
+ * from it by `astro build`, and api/server.ts serving both on a free loopback port.
+ * SQLite by default; a throw-away PostgreSQL database when TEST_DATABASE_URL is set.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { openDb } from '../../db/client.ts';
+import { migrateToLatest } from '../../db/migrate.ts';
+import { loadCatalogue } from '../../db/seed/load.ts';
+import { loadConfig } from '../../api/config.ts';
+import { startServer } from '../../api/server.ts';
+
+const run = promisify(execFile);
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseUrl: string;
+    port: number;
+    databaseUrl: string;
+    catalogueNow: number;
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const srv = createServer();
+    srv.once('error', fail);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      srv.close(() => ok(port));
+    });
+  });
+}
+
+export default async function setup(project: TestProject) {
+  const work = mkdtempSync(join(tmpdir(), 'mkt-e2e-'));
+  const pgAdminUrl = process.env.TEST_DATABASE_URL;
+  let databaseUrl = join(work, 'e2e.sqlite');
+  let pgDatabase: string | null = null;
+  if (pgAdminUrl) {
+    pgDatabase = `e2e_${randomBytes(5).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: pgAdminUrl });
+    await admin.connect();
+    await admin.query(`create database ${pgDatabase}`);
+    await admin.end();
+    const url = new URL(pgAdminUrl);
+    url.pathname = `/${pgDatabase}`;
+    databaseUrl = url.toString();
+  }
+
+  const now = Math.floor(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate()) / 1000);
+  const db = openDb({ url: databaseUrl });
+  await migrateToLatest(db);
+  await loadCatalogue(db, { seed: 1, educators: 30, now });
+  await db.destroy();
+
+  const port = await freePort();
+  const distDir = join(work, 'dist');
+  const env = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    ASTRO_OUT_DIR: distDir,
+    PUBLIC_HOST: `localhost:${port}`,
+    ASTRO_TELEMETRY_DISABLED: '1',
+  };
+  const started = performance.now();
+  await run(process.execPath, ['node_modules/astro/astro.js', 'build'], { env, maxBuffer: 64 * 1024 * 1024 });
+  console.log(`[e2e] site built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+  const config = loadConfig({ ...env, PORT: String(port), BIND_HOST: '127.0.0.1', DIST_DIR: distDir, LOG_LEVEL: 'error', OUTBOX_DIR: join(work, 'outbox') });
+  const server = await startServer(config);
+  const baseUrl = `http://localhost:${port}`;
+  project.provide('baseUrl', baseUrl);
+  project.provide('port', port);
+  project.provide('databaseUrl', databaseUrl);
+  project.provide('catalogueNow', now);
+
+  return async () => {
+    await server.close();
+    if (pgDatabase && pgAdminUrl) {
+      const admin = new pg.Client({ connectionString: pgAdminUrl });
+      await admin.connect();
+      await admin.query(`drop database if exists ${pgDatabase} with (force)`);
+      await admin.end();
+    }
+    rmSync(work, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+// Browser tests: one built site and one server for the whole run (tests/e2e/global-setup.ts).
+export default defineConfig({
+  test: {
+    include: ['tests/e2e/**/*.test.ts'],
+    globalSetup: ['tests/e2e/global-setup.ts'],
+    environment: 'node',
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+    // Two cores: two browser files at a time.
+    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+  },
+});
