@@ -27,9 +27,20 @@ function firstLetter(value: string | null | undefined): string {
   return first ? first.toUpperCase() : '';
 }
 
-/** Spec 2.7: initials from the first letters of first and last name ('Ada', 'Lovelace' → 'AL'). */
+/**
+ * First and last name. When no last name is given, a full name in the first
+ * argument is split on white space ('Ada King Lovelace' → 'Ada', 'Lovelace').
+ */
+function nameParts(firstName: string | null | undefined, lastName: string | null | undefined): [string, string] {
+  if (lastName != null) return [firstName ?? '', lastName];
+  const words = (firstName ?? '').trim().split(/\s+/).filter(Boolean);
+  return words.length > 1 ? [words[0], words[words.length - 1]] : [words[0] ?? '', ''];
+}
+
+/** Spec 2.7: initials from the first letters of first and last name ('Ada', 'Lovelace' → 'AL'; 'Ada Lovelace' → 'AL'). */
 export function initials(firstName: string | null | undefined, lastName?: string | null): string {
-  return `${firstLetter(firstName)}${firstLetter(lastName)}`;
+  const [first, last] = nameParts(firstName, lastName);
+  return `${firstLetter(first)}${firstLetter(last)}`;
 }
 
 /**
@@ -99,7 +110,7 @@ export function brandColour(educator: { color_brand?: string | null; whitelabell
 /** Spec 9: the hover colour mixes 10% of the brand colour into white (invalid input → the default brand). */
 export function hoverColour(brand: string | null | undefined): string {
   const channels = parseHexColour(brand) ?? (parseHexColour(DEFAULT_BRAND_COLOUR) as [number, number, number]);
-  return toHex(channels.map((channel) => Math.round(255 + (channel - 255) * 0.1)) as [number, number, number]);
+  return toHex(channels.map((channel) => Math.round((255 * 9 + channel) / 10)) as [number, number, number]);
 }
 
 /** Spec 3 / 9: the text colour on the brand colour, default white. */

@@ -3,7 +3,7 @@
  * invalid-email-address problems. Rules run in the spec's order; the first
  * failing rule gives the message.
  */
-import { ProblemError, problems, type Problem } from './problems';
+import { ProblemError, problems, type Problem } from './problems.ts';
 
 /** Exact messages from spec 5. */
 export const EMAIL_ILLEGAL_START = 'Email address cannot start with illegal character.';

@@ -1,9 +1,9 @@
 /**
  * Enquiry and waitlist forms (spec 2.9, 2.10, 3 "Enquiry payload", 5 "Enquiry and waitlist").
  */
-import type { ProblemProperty } from './problems';
-import { validateEmail } from './email';
-import { phoneError } from './phone';
+import type { ProblemProperty } from './problems.ts';
+import { validateEmail } from './email.ts';
+import { phoneError } from './phone.ts';
 
 export type EnquiryKind = 'message' | 'waitlist';
 

@@ -1,9 +1,9 @@
 /**
  * Course page highlights (spec 2.13 (7), spec 9 "Course page highlights").
  */
-import type { CourseLike, Occurrence } from './entities';
-import { levelLabel, courseKeyword } from './text';
-import { courseDurationLabel } from './time';
+import type { CourseLike, Occurrence } from './entities.ts';
+import { levelLabel, courseKeyword } from './text.ts';
+import { courseDurationLabel } from './time.ts';
 
 export type HighlightKind = 'duration' | 'delivery' | 'travel' | 'travelArea' | 'level';
 

@@ -2,7 +2,7 @@
  * Links per app context (spec 2.1–2.5, 2.16). Host and protocol are always
  * passed in (e.g. 'localhost:4321', 'http'); nothing here reads the environment.
  */
-import type { CheckoutOrigin } from './checkout/flows';
+import type { CheckoutOrigin } from './checkout/flows.ts';
 
 /** Spec 1 "Contexts". */
 export type AppContext = 'marketplace' | 'minisite' | 'embed';

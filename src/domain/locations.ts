@@ -71,3 +71,10 @@ export function deliveryBadges(course: { delivery?: ReadonlyArray<DeliveryMode> 
   }
   return badges;
 }
+
+/** Spec 2.13 (12): the Location section is hidden for on-request courses, online delivery, or without an address. */
+export function showLocationSection(input: { courseType?: string | null; delivery?: string | null; addressText?: string | null }): boolean {
+  if (input.courseType === 'on-request') return false;
+  if (input.delivery === 'online') return false;
+  return !!input.addressText?.trim();
+}

@@ -2,7 +2,7 @@
  * Money (spec 5 "Money, time and ratings", spec 9 "Money, locale and time").
  * Amounts are integers in the currency's minor unit (pence for GBP).
  */
-import { ProblemError, problems } from './problems';
+import { ProblemError, problems } from './problems.ts';
 
 /** Spec 3 "Course.currency": default GBP. */
 export const DEFAULT_CURRENCY = 'GBP';

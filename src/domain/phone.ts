@@ -2,7 +2,7 @@
  * Phone number normalisation (spec 5 "Phone number"). Errors are 400
  * invalid-phone-number problems.
  */
-import { ProblemError, problems } from './problems';
+import { ProblemError, problems } from './problems.ts';
 
 export const PHONE_MIN_LENGTH = 5;
 export const PHONE_MAX_LENGTH = 20;

@@ -2,10 +2,10 @@
  * Prices, sale windows, listed occurrences and spaces (spec 3 "Offer", 4
  * "Occurrence filtering", 5 "Offer quantity", 9 "Checkout").
  */
-import type { Flow } from './checkout/flows';
-import type { AddOn, CourseLike, Occurrence, Offer, PricingOption } from './entities';
-import { DEFAULT_CURRENCY, formatMoney, formatPriceShort, money, type Currency } from './money';
-import { DEFAULT_DISPLAY_LOCALE, DEFAULT_TIME_ZONE } from './time';
+import type { Flow } from './checkout/flows.ts';
+import type { AddOn, CourseLike, Occurrence, Offer, PricingOption } from './entities.ts';
+import { DEFAULT_CURRENCY, formatMoney, formatPriceShort, money, type Currency } from './money.ts';
+import { DEFAULT_DISPLAY_LOCALE, DEFAULT_TIME_ZONE } from './time.ts';
 
 export const FREE_TEXT = 'Free';
 export const PRICE_ON_ENQUIRY_TEXT = 'Price on enquiry';
@@ -295,4 +295,9 @@ export function costLines(summary: CostSummaryLike, platformFee?: number | null)
   push('vat', items.vatSummary);
   if (showFeesLine(platformFee, summary.fees_absorbed)) lines.push({ kind: 'fees', text: 'Fees', amount: platformFee as number });
   return lines;
+}
+
+/** Spec 6 "Hidden pricing": with hide_pricing, checkout prices and cost lines are hidden except on the marketplace origin. */
+export function checkoutPricesVisible(hidePricing: boolean | null | undefined, origin: 'marketplace' | 'embed' | 'landing_page'): boolean {
+  return !hidePricing || origin === 'marketplace';
 }

@@ -2,7 +2,7 @@
  * The problem-details catalogue (spec 8). Every error the product raises is a
  * {@link Problem}; code throws it wrapped in a {@link ProblemError}.
  */
-import { titleCase } from './text';
+import { titleCase } from './text.ts';
 
 /** Default errors host that prefixes every problem type (spec 8 "{errors-host}"). */
 export const ERRORS_HOST_DEFAULT = 'https://errors.example.invalid';

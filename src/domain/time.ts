@@ -2,7 +2,7 @@
  * Time rules and labels (spec 5 "Money, time and ratings", spec 9 tables).
  * All times are epoch seconds; `now` is always a parameter.
  */
-import { ProblemError, problems } from './problems';
+import { ProblemError, problems } from './problems.ts';
 
 export const MINUTE = 60;
 export const HOUR = 3600;

@@ -1,4 +1,4 @@
-import { ProblemError, type Problem } from '../../src/domain/problems';
+import { ProblemError, type Problem } from '../../src/domain/problems.ts';
 
 /** Runs `fn`, expecting it to throw a ProblemError; returns the problem. */
 export function catchProblem(fn: () => unknown): Problem {

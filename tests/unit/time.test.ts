@@ -10,8 +10,8 @@ import {
   reviewAgeLabel,
   reviewMonths,
   weekStartsOn,
-} from '../../src/domain/time';
-import { catchProblem } from './helpers';
+} from '../../src/domain/time.ts';
+import { catchProblem } from './helpers.ts';
 
 const ERR = 'https://errors.example.invalid';
 

@@ -1,9 +1,9 @@
 /**
  * Defaults when no selection has been stored (spec 4 "Defaults when no selection has been stored").
  */
-import type { CourseLike, DurationOption, Offer } from '../entities';
-import { isOfferOnSale, type SelectedOffer } from '../pricing';
-import { ProblemError, problems } from '../problems';
+import type { CourseLike, DurationOption, Offer } from '../entities.ts';
+import { isOfferOnSale, type SelectedOffer } from '../pricing.ts';
+import { ProblemError, problems } from '../problems.ts';
 
 /** Spec 4: the first offer gets quantity 1 if it is inside its sale window; otherwise nothing is selected. */
 export function defaultOfferSelection(offers: ReadonlyArray<Offer> | null | undefined, now: number): SelectedOffer[] {

@@ -1,8 +1,8 @@
 /**
  * Checkout flows (spec 1 "Checkout flows", 4 "Flow and course type", 7 "Initialise checkout").
  */
-import { ProblemError, problems } from '../problems';
-import type { CourseType } from '../entities';
+import { ProblemError, problems } from '../problems.ts';
+import type { CourseType } from '../entities.ts';
 
 export type Flow = 'booking' | 'order' | 'request' | 'dateBookingRequest' | 'groupBookingRequest' | 'bookingApplication';
 

@@ -1,9 +1,10 @@
 /**
  * Checkout texts that take values (spec 2.14, 8 "Checkout errors").
  */
-import type { Problem } from '../problems';
-import { AVAILABILITY_ERROR_SUFFIX } from './constants';
-import { DEFAULT_DISPLAY_LOCALE, DEFAULT_TIME_ZONE } from '../time';
+import type { Problem } from '../problems.ts';
+import type { CheckoutOrigin } from './flows.ts';
+import { AVAILABILITY_ERROR_SUFFIX } from './constants.ts';
+import { DEFAULT_DISPLAY_LOCALE, DEFAULT_TIME_ZONE } from '../time.ts';
 
 /** Spec 8 "Voucher": the error is shown as "{title} {detail}" (the title alone without a detail). */
 export function voucherErrorText(problem: Pick<Problem, 'title' | 'detail'>): string {
@@ -48,4 +49,19 @@ export function addChoiceLabel(currentCount: number): string | null {
   if (currentCount === 1) return 'Add Second Choice';
   if (currentCount === 2) return 'Add Third Choice';
   return null;
+}
+
+/** Spec 2.14: the "Back to Website" banner links to parent_window_url, only when the origin is embed. */
+export function backToWebsiteUrl(origin: CheckoutOrigin, parentWindowUrl: string | null | undefined): string | null {
+  return origin === 'embed' && parentWindowUrl ? parentWindowUrl : null;
+}
+
+/** Spec 2.16: the restricted course screen's state. */
+export function restrictedCourseScreen(identity: { ready?: boolean | null; authenticated?: boolean | null }):
+  | { view: 'loading' }
+  | { view: 'no-access'; title: string; text: string }
+  | { view: 'login'; text: string; linkText: string } {
+  if (!identity.ready) return { view: 'loading' };
+  if (identity.authenticated) return { view: 'no-access', title: 'Restricted Course', text: 'You do not have access to this course.' };
+  return { view: 'login', text: 'You may need to log in to access this course', linkText: 'Login' };
 }

@@ -1,11 +1,11 @@
 /**
  * Payment outcomes and confirmation screens (spec 2.15, 4 "Outcomes").
  */
-import type { Flow } from './flows';
-import type { Offer } from '../entities';
-import { anyOfferPaid } from '../pricing';
-import { courseKeywordTitle } from '../text';
-import { problems, type Problem } from '../problems';
+import type { Flow } from './flows.ts';
+import type { Offer } from '../entities.ts';
+import { anyOfferPaid } from '../pricing.ts';
+import { courseKeywordTitle } from '../text.ts';
+import { problems, type Problem } from '../problems.ts';
 
 /** Spec 4: a card payment succeeds when the payment status is succeeded or requires_capture, or the setup status is succeeded. */
 export function cardPaymentSucceeded(input: { paymentStatus?: string | null; setupStatus?: string | null }): boolean {

@@ -1,8 +1,8 @@
 /**
  * Payment methods per flow (spec 3 "Payment options", 4 "Which payment methods each flow shows", 7).
  */
-import type { Flow } from './flows';
-import { DEFAULT_MANUAL_PAYMENT_LABEL, DEFAULT_MANUAL_PAYMENT_MESSAGE } from './constants';
+import type { Flow } from './flows.ts';
+import { DEFAULT_MANUAL_PAYMENT_LABEL, DEFAULT_MANUAL_PAYMENT_MESSAGE } from './constants.ts';
 
 /** Spec 3: card, wallet provider, pay-later, invoice and in-person, by their option names. */
 export type PaymentMethod = 'card' | 'paypal' | 'klarna' | 'invoice' | 'manual';

@@ -1,9 +1,9 @@
 /**
  * Checkout steps per flow (spec 2.14 "Steps per flow" and "Step rules").
  */
-import type { Flow } from './flows';
-import type { Offer } from '../entities';
-import { anyOfferPaid } from '../pricing';
+import type { CheckoutOrigin, Flow } from './flows.ts';
+import type { Offer } from '../entities.ts';
+import { anyOfferPaid } from '../pricing.ts';
 
 export type StepId =
   | 'date'
@@ -134,4 +134,14 @@ export function nextStep(steps: ReadonlyArray<StepId>, current: StepId): StepId 
 export function previousStep(steps: ReadonlyArray<StepId>, current: StepId): StepId | null {
   const index = steps.indexOf(current);
   return index > 0 ? steps[index - 1] : null;
+}
+
+/**
+ * Spec 2.14: what Back does. On the first step it leaves the checkout: back in
+ * history, or to the course page when the origin is embed. Otherwise it goes
+ * to the previous step (the "go back" action).
+ */
+export function backAction(steps: ReadonlyArray<StepId>, current: StepId, origin: CheckoutOrigin): 'history' | 'course-page' | 'previous-step' {
+  if (previousStep(steps, current) !== null) return 'previous-step';
+  return origin === 'embed' ? 'course-page' : 'history';
 }

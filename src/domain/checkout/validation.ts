@@ -3,14 +3,14 @@
  * Each rule returns messages or validation properties; nothing throws except
  * {@link assertKnownUser}.
  */
-import type { ProblemProperty } from '../problems';
-import { ProblemError, problems } from '../problems';
-import { validateEmail } from '../email';
-import { phoneError } from '../phone';
-import { courseKeyword, titleCase } from '../text';
-import type { AppContext } from '../links';
-import type { CheckoutOrigin } from './flows';
-import { MAX_PREFERRED_DATES, MIN_PREFERRED_DATES, PREFERRED_DATE_LABELS } from './constants';
+import type { ProblemProperty } from '../problems.ts';
+import { ProblemError, problems } from '../problems.ts';
+import { validateEmail } from '../email.ts';
+import { phoneError } from '../phone.ts';
+import { courseKeyword, titleCase } from '../text.ts';
+import type { AppContext } from '../links.ts';
+import type { CheckoutOrigin } from './flows.ts';
+import { MAX_PREFERRED_DATES, MIN_PREFERRED_DATES, PREFERRED_DATE_LABELS } from './constants.ts';
 
 /** Spec 5: the terms message. */
 export const TERMS_MESSAGE = 'Please accept the Terms and Conditions to continue';

@@ -1,0 +1,140 @@
+/**
+ * The cost summary (spec 3 "Cost summary", 7 "POST /custom/get-checkout-summary", 9 "Pricing display").
+ * Everything is integer pence. Order of the calculation:
+ *   subtotal  = offers + add-ons + duration extras
+ *   voucher   = percent of the subtotal (rounded half up) or a fixed amount, never more than the subtotal
+ *   taxable   = subtotal − voucher
+ *   VAT       = absorbed: the part of `taxable` that is VAT, rate/(1+rate) (nothing added);
+ *               added: taxable × rate (rounded half up), shown as a line and added to the total
+ *   fee       = platform fee on a paid order: FEE_BP of (taxable + added VAT), rounded, + FEE_FIXED;
+ *               0 when nothing is payable. Absorbed by the educator (not added) or added as "Fees".
+ *   total     = taxable + added VAT + (fee unless absorbed)
+ * Summary lines hold signed values (voucher and discount lines are negative), so without an absorbed
+ * VAT line the lines plus a not-absorbed fee add up to the total.
+ */
+import { DEFAULT_TAX_LABEL } from '../vat';
+
+/** Chosen platform-fee rule: 2.5% + 30p per paid order (spec 1 "the platform charges transaction fees on paid orders"). */
+export const PLATFORM_FEE_BP = 250;
+export const PLATFORM_FEE_FIXED = 30;
+/** VAT rate when the educator's settings give none: 20% (UK standard rate). */
+export const DEFAULT_VAT_RATE_BP = 2000;
+
+export interface SummaryLine {
+  text: string;
+  value: number;
+}
+
+export interface CostSummaryItems {
+  offerSummary: SummaryLine[];
+  addOnSummary: SummaryLine[];
+  discountSummary: SummaryLine[];
+  voucherSummary: SummaryLine[];
+  vatSummary: SummaryLine[];
+  extraSummary: SummaryLine[];
+}
+
+export interface CostSummary {
+  summary_items: CostSummaryItems;
+  /** The platform fee in pence (the spec names this field after the product; here it is `platform_fee`). */
+  platform_fee: number;
+  fees_absorbed: boolean;
+  vat_amount: number;
+  subtotal: number;
+  total_cost: number;
+  currency: string;
+}
+
+export interface PricedLine {
+  name: string;
+  /** Unit price in pence (missing or below 0 counts as 0). */
+  price: number | null | undefined;
+  quantity: number;
+}
+
+export interface VoucherInput {
+  code: string;
+  kind: 'percent' | 'fixed';
+  /** percent: whole percent; fixed: pence. */
+  amount: number;
+}
+
+export interface CostInput {
+  offers: ReadonlyArray<PricedLine>;
+  addOns: ReadonlyArray<PricedLine>;
+  /** Duration extras: label, cost per space (pence), quantity (spec 7). */
+  extras?: ReadonlyArray<{ label: string; cost: number; quantity: number }>;
+  voucher?: VoucherInput | null;
+  vat?: { enabled?: boolean | null; is_vat_absorbed?: boolean | null; tax_label?: string | null; rate_bp?: number | null } | null;
+  feesAbsorbed: boolean;
+  fee?: { bp: number; fixed: number };
+  currency?: string;
+}
+
+function unit(price: number | null | undefined): number {
+  return typeof price === 'number' && price > 0 ? Math.round(price) : 0;
+}
+
+/** Half-up rounding of a non-negative amount × numerator / denominator, in integers. */
+export function mulDivRound(amount: number, numerator: number, denominator: number): number {
+  return Math.floor((amount * numerator * 2 + denominator) / (denominator * 2));
+}
+
+/** The voucher's discount on `subtotal` (never more than the subtotal, never below 0). */
+export function voucherDiscount(voucher: VoucherInput | null | undefined, subtotal: number): number {
+  if (!voucher || subtotal <= 0) return 0;
+  const raw = voucher.kind === 'percent' ? mulDivRound(subtotal, Math.min(Math.max(voucher.amount, 0), 100), 100) : Math.max(voucher.amount, 0);
+  return Math.min(raw, subtotal);
+}
+
+/** The platform fee on a payable amount: 0 when nothing is payable. */
+export function platformFee(payable: number, fee: { bp: number; fixed: number } = { bp: PLATFORM_FEE_BP, fixed: PLATFORM_FEE_FIXED }): number {
+  return payable > 0 ? mulDivRound(payable, fee.bp, 10000) + fee.fixed : 0;
+}
+
+function lineText(line: PricedLine): string {
+  return line.quantity === 1 ? line.name : `${line.name} × ${line.quantity}`;
+}
+
+export function computeCostSummary(input: CostInput): CostSummary {
+  const offerSummary = input.offers.filter((l) => l.quantity > 0).map((l) => ({ text: lineText(l), value: unit(l.price) * l.quantity }));
+  const addOnSummary = input.addOns.filter((l) => l.quantity > 0).map((l) => ({ text: lineText(l), value: unit(l.price) * l.quantity }));
+  const extraSummary = (input.extras ?? [])
+    .filter((e) => e.quantity > 0 && e.cost > 0)
+    .map((e) => ({ text: e.quantity === 1 ? e.label : `${e.label} × ${e.quantity}`, value: Math.round(e.cost) * e.quantity }));
+  const sum = (lines: SummaryLine[]) => lines.reduce((total, line) => total + line.value, 0);
+  const subtotal = sum(offerSummary) + sum(addOnSummary) + sum(extraSummary);
+  const discount = voucherDiscount(input.voucher, subtotal);
+  const voucherSummary = discount > 0 && input.voucher ? [{ text: `Voucher ${input.voucher.code}`, value: -discount }] : [];
+  const taxable = subtotal - discount;
+  let vatAmount = 0;
+  let vatAdded = 0;
+  const vatSummary: SummaryLine[] = [];
+  if (input.vat?.enabled && taxable > 0) {
+    const rate = typeof input.vat.rate_bp === 'number' && input.vat.rate_bp >= 0 ? input.vat.rate_bp : DEFAULT_VAT_RATE_BP;
+    const label = input.vat.tax_label?.trim() || DEFAULT_TAX_LABEL;
+    if (input.vat.is_vat_absorbed) {
+      vatAmount = mulDivRound(taxable, rate, 10000 + rate);
+    } else {
+      vatAmount = mulDivRound(taxable, rate, 10000);
+      vatAdded = vatAmount;
+      vatSummary.push({ text: `${label} (${rate / 100}%)`, value: vatAmount });
+    }
+  }
+  const payable = taxable + vatAdded;
+  const fee = platformFee(payable, input.fee);
+  return {
+    summary_items: { offerSummary, addOnSummary, discountSummary: [], voucherSummary, vatSummary, extraSummary },
+    platform_fee: fee,
+    fees_absorbed: input.feesAbsorbed,
+    vat_amount: vatAmount,
+    subtotal,
+    total_cost: payable + (input.feesAbsorbed ? 0 : fee),
+    currency: input.currency ?? 'GBP',
+  };
+}
+
+/** Spec 2.14 "Step rules": Payment is needed when the learner has something to pay. */
+export function somethingToPay(summary: Pick<CostSummary, 'total_cost'> | null | undefined): boolean {
+  return !!summary && summary.total_cost > 0;
+}
