@@ -1,0 +1,331 @@
+/**
+ * The Stripe provider (card with device wallets, and Klarna as the pay-later method), used when
+ * STRIPE_SECRET_KEY is set. It implements the checkout's PaymentProvider (types.ts).
+ *
+ * Payments are direct charges on the educator's connected account (educator_payment_accounts,
+ * provider 'stripe'): every call carries that account in the `Stripe-Account` header. So that
+ * `retrievePayment(id)` needs nothing else, the payment id we hand out names the account:
+ * `{acct_…}:{pi_…}` (just `pi_…` when the educator has no connected account and the platform charges).
+ *
+ * - createPayment: a PaymentIntent (pence, gbp, automatic payment methods so the Payment Element
+ *   shows card, device wallets and Klarna; metadata.checkout_id; idempotency key per checkout + amount).
+ * - createSetup: a SetupIntent when nothing is charged now (its id is `seti_…`, retrieved the same way).
+ * - retrievePayment: Stripe's current view; the engine decides with isPaymentSuccessful (spec 4).
+ *   verifyCardPayment / verifyCardRedirect (below) do that whole decision for any PaymentProvider.
+ * - errors: every Stripe failure becomes the spec's card-provider problem (spec 8).
+ *
+ * STRIPE_API_BASE points the SDK at another host (tests use a fake server on 127.0.0.1).
+ */
+import Stripe from 'stripe';
+import type { Config } from '../config.ts';
+import type { Db } from '../../db/client.ts';
+import { ProblemError, problems, type Problem } from '../../src/domain/problems.ts';
+import { cardRedirectOutcome } from '../../src/domain/checkout/outcomes.ts';
+import { isPaymentSuccessful, type PaymentError, type PaymentProvider, type PaymentStatus, type ProviderPayment } from './types.ts';
+
+export const STRIPE_PROVIDER = 'stripe';
+
+/** A Stripe payment as the checkout sees it, plus what the browser needs for Stripe.js. */
+export interface StripeProviderPayment extends ProviderPayment {
+  /** 'payment' (PaymentIntent) or 'setup' (SetupIntent). */
+  kind: 'payment' | 'setup';
+  /** The Stripe object id (pi_… / seti_…), without the account prefix. */
+  intentId: string;
+  /** The educator's connected account (stepState.payment keeps it; Stripe.js gets it as stripeAccount). */
+  accountId: string | null;
+}
+
+export interface StripeProviderOptions {
+  secretKey: string;
+  /** e.g. 'https://api.stripe.com' or 'http://127.0.0.1:4010'. */
+  apiBase?: string;
+  /** Per-request timeout in milliseconds (the SDK's own default is 80 s). */
+  timeoutMs?: number;
+  /** The SDK's automatic retries (it adds idempotency keys to retried POSTs). */
+  maxNetworkRetries?: number;
+}
+
+/** The SDK's host/port/protocol options from a base URL such as 'http://127.0.0.1:4010'. */
+export function stripeHostOptions(apiBase: string): Pick<Stripe.StripeConfig, 'host' | 'port' | 'protocol'> {
+  const url = new URL(apiBase);
+  const protocol = url.protocol === 'http:' ? 'http' : 'https';
+  return { host: url.hostname, port: url.port ? Number(url.port) : protocol === 'http' ? 80 : 443, protocol };
+}
+
+/** '{acct}:{pi}' ⇄ parts. Stripe ids never contain ':'. */
+export function stripePaymentId(accountId: string | null, intentId: string): string {
+  return accountId ? `${accountId}:${intentId}` : intentId;
+}
+export function parseStripePaymentId(id: string): { accountId: string | null; intentId: string } {
+  const at = id.indexOf(':');
+  return at < 0 ? { accountId: null, intentId: id } : { accountId: id.slice(0, at), intentId: id.slice(at + 1) };
+}
+
+/** The intent id inside a client secret ('pi_123_secret_abc' → 'pi_123'). */
+export function intentIdFromClientSecret(clientSecret: string): string | null {
+  const at = clientSecret.indexOf('_secret_');
+  return at > 0 ? clientSecret.slice(0, at) : null;
+}
+
+/** Spec 8 "Card provider": any Stripe failure (API, network, unexpected) as the spec's problem. */
+export function stripeErrorProblem(err: unknown): Problem {
+  if (err instanceof ProblemError) return err.problem;
+  if (err instanceof Stripe.errors.StripeError) {
+    return problems.cardProvider({ type: err.rawType ?? err.type, code: err.code, message: err.message });
+  }
+  return problems.cardProvider(null);
+}
+
+/** Same checkout + amount → same PaymentIntent: a retry or a double click never makes a second one. */
+export function paymentIdempotencyKey(checkoutId: string, amount: number, currency: string): string {
+  return `checkout_${checkoutId}_payment_${amount}_${currency.toLowerCase()}`;
+}
+export function setupIdempotencyKey(checkoutId: string): string {
+  return `checkout_${checkoutId}_setup`;
+}
+
+function checkoutIdOf(metadata: Record<string, string>): string | undefined {
+  return metadata.checkout_id ?? metadata.checkoutId;
+}
+function educatorIdOf(metadata: Record<string, string>): string | undefined {
+  return metadata.educator_id ?? metadata.educatorId;
+}
+
+export class StripePaymentProvider implements PaymentProvider {
+  readonly name = STRIPE_PROVIDER;
+  readonly stripe: Stripe;
+
+  constructor(
+    private readonly db: Db,
+    options: StripeProviderOptions,
+  ) {
+    this.stripe = new Stripe(options.secretKey, {
+      ...stripeHostOptions(options.apiBase ?? 'https://api.stripe.com'),
+      timeout: options.timeoutMs ?? 20_000,
+      maxNetworkRetries: options.maxNetworkRetries ?? 1,
+      telemetry: false,
+      appInfo: { name: 'course-marketplace' },
+    });
+  }
+
+  static fromConfig(db: Db, config: Pick<Config, 'STRIPE_SECRET_KEY' | 'STRIPE_API_BASE'>): StripePaymentProvider {
+    return new StripePaymentProvider(db, { secretKey: config.STRIPE_SECRET_KEY, apiBase: config.STRIPE_API_BASE });
+  }
+
+  /** The educator's connected account id (acct_…), or null when the educator has none. */
+  async accountFor(educatorId: string | undefined): Promise<string | null> {
+    if (!educatorId) return null;
+    const row = await this.db
+      .selectFrom('educator_payment_accounts')
+      .select('account_id')
+      .where('educator_id', '=', educatorId)
+      .where('provider', '=', STRIPE_PROVIDER)
+      .executeTakeFirst();
+    return row?.account_id ?? null;
+  }
+
+  /**
+   * A PaymentIntent for exactly `amount` pence on the educator's connected account.
+   * metadata must carry `checkout_id` (the idempotency key uses it) and should carry `educator_id`
+   * (whose connected account receives the money); it is stored on the intent as given.
+   */
+  async createPayment(amount: number, currency: string, metadata: Record<string, string>): Promise<StripeProviderPayment> {
+    if (!Number.isSafeInteger(amount) || amount <= 0) throw new Error('Stripe payments need a positive integer amount');
+    const checkoutId = checkoutIdOf(metadata);
+    if (!checkoutId) throw new Error('Stripe payments need metadata.checkout_id');
+    const accountId = await this.accountFor(educatorIdOf(metadata));
+    const params: Stripe.PaymentIntentCreateParams = {
+      amount,
+      currency: currency.toLowerCase(),
+      automatic_payment_methods: { enabled: true },
+      metadata: { ...metadata, checkout_id: checkoutId },
+    };
+    const key = paymentIdempotencyKey(checkoutId, amount, currency);
+    try {
+      let intent = await this.stripe.paymentIntents.create(params, this.options(accountId, key));
+      // The key replays a payment canceled meanwhile (e.g. an expired hold): start a fresh one, still idempotent.
+      if (intent.status === 'canceled') {
+        intent = await this.stripe.paymentIntents.create(params, this.options(accountId, `${key}_after_${intent.id}`));
+      }
+      return fromPaymentIntent(intent, accountId);
+    } catch (err) {
+      throw new ProblemError(stripeErrorProblem(err));
+    }
+  }
+
+  /** A SetupIntent (nothing charged now: a zero total, or pay later with saved details). */
+  async createSetup(metadata: Record<string, string>): Promise<StripeProviderPayment> {
+    const checkoutId = checkoutIdOf(metadata);
+    if (!checkoutId) throw new Error('Stripe setups need metadata.checkout_id');
+    const accountId = await this.accountFor(educatorIdOf(metadata));
+    try {
+      const intent = await this.stripe.setupIntents.create(
+        { automatic_payment_methods: { enabled: true }, metadata: { ...metadata, checkout_id: checkoutId } },
+        this.options(accountId, setupIdempotencyKey(checkoutId)),
+      );
+      return fromSetupIntent(intent, accountId);
+    } catch (err) {
+      throw new ProblemError(stripeErrorProblem(err));
+    }
+  }
+
+  /** Stripe's current view of a payment (or setup) on its account; null when Stripe does not know it. */
+  async retrievePayment(id: string): Promise<StripeProviderPayment | null> {
+    const { accountId, intentId } = parseStripePaymentId(id);
+    try {
+      if (intentId.startsWith('seti_')) {
+        return fromSetupIntent(await this.stripe.setupIntents.retrieve(intentId, {}, this.options(accountId)), accountId);
+      }
+      return fromPaymentIntent(await this.stripe.paymentIntents.retrieve(intentId, {}, this.options(accountId)), accountId);
+    } catch (err) {
+      if (err instanceof Stripe.errors.StripeError && err.statusCode === 404) return null;
+      throw new ProblemError(stripeErrorProblem(err));
+    }
+  }
+
+  /** Cancels a payment that has not succeeded; a payment Stripe refuses to cancel (already final) is left alone. */
+  async cancelPayment(id: string): Promise<void> {
+    const { accountId, intentId } = parseStripePaymentId(id);
+    try {
+      if (intentId.startsWith('seti_')) await this.stripe.setupIntents.cancel(intentId, {}, this.options(accountId));
+      else await this.stripe.paymentIntents.cancel(intentId, {}, this.options(accountId));
+    } catch (err) {
+      if (err instanceof Stripe.errors.StripeError && err.code === 'payment_intent_unexpected_state') return;
+      if (err instanceof Stripe.errors.StripeError && err.code === 'setup_intent_unexpected_state') return;
+      throw new ProblemError(stripeErrorProblem(err));
+    }
+  }
+
+  /** Gives the money back: refunds a succeeded payment, releases an authorised one (requires_capture). */
+  async refundPayment(id: string): Promise<void> {
+    const { accountId, intentId } = parseStripePaymentId(id);
+    if (intentId.startsWith('seti_')) return;
+    const payment = await this.retrievePayment(id);
+    if (!payment) return;
+    try {
+      if (payment.status === 'requires_capture') {
+        await this.stripe.paymentIntents.cancel(intentId, {}, this.options(accountId));
+      } else if (payment.status === 'succeeded') {
+        await this.stripe.refunds.create({ payment_intent: intentId }, this.options(accountId, `refund_${intentId}`));
+      }
+    } catch (err) {
+      throw new ProblemError(stripeErrorProblem(err));
+    }
+  }
+
+  private options(accountId: string | null, idempotencyKey?: string): Stripe.RequestOptions {
+    return { ...(accountId ? { stripeAccount: accountId } : {}), ...(idempotencyKey ? { idempotencyKey } : {}) };
+  }
+}
+
+function lastError(error: Stripe.PaymentIntent.LastPaymentError | Stripe.SetupIntent.LastSetupError | null | undefined): PaymentError | null {
+  if (!error) return null;
+  return { type: error.type, ...(error.code ? { code: error.code } : {}), ...(error.message ? { message: error.message } : {}) };
+}
+
+function nextAction(action: Stripe.PaymentIntent.NextAction | Stripe.SetupIntent.NextAction | null | undefined): ProviderPayment['nextAction'] {
+  return action?.type === 'redirect_to_url' && action.redirect_to_url?.url ? { type: 'redirect', url: action.redirect_to_url.url } : null;
+}
+
+function fromPaymentIntent(intent: Stripe.PaymentIntent, accountId: string | null): StripeProviderPayment {
+  if (!intent.client_secret) throw new ProblemError(problems.cardProvider(null));
+  return {
+    id: stripePaymentId(accountId, intent.id),
+    kind: 'payment',
+    intentId: intent.id,
+    accountId,
+    clientSecret: intent.client_secret,
+    status: intent.status as PaymentStatus,
+    amount: intent.amount,
+    currency: intent.currency.toUpperCase(),
+    metadata: { ...(intent.metadata ?? {}) },
+    lastError: lastError(intent.last_payment_error),
+    nextAction: nextAction(intent.next_action),
+  };
+}
+
+function fromSetupIntent(intent: Stripe.SetupIntent, accountId: string | null): StripeProviderPayment {
+  if (!intent.client_secret) throw new ProblemError(problems.cardProvider(null));
+  return {
+    id: stripePaymentId(accountId, intent.id),
+    kind: 'setup',
+    intentId: intent.id,
+    accountId,
+    clientSecret: intent.client_secret,
+    status: intent.status as PaymentStatus,
+    amount: 0,
+    currency: '',
+    metadata: { ...(intent.metadata ?? {}) },
+    lastError: lastError(intent.last_setup_error),
+    nextAction: nextAction(intent.next_action),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The decision of spec 4 "Outcomes" for card payments, for any PaymentProvider (Stripe or test).
+// ---------------------------------------------------------------------------------------------
+
+export interface CardExpectation {
+  /** The checkout the payment must belong to (metadata.checkout_id). */
+  checkoutId: string;
+  /** The total the buyer was shown, in pence (not checked for a setup). */
+  amount: number;
+  currency: string;
+}
+
+/**
+ * Asks the provider and decides: success when the payment's status is `succeeded` or
+ * `requires_capture` (a setup: `succeeded`), and it belongs to this checkout, for exactly this
+ * amount and currency. Otherwise throws the spec 8 card problem (the payment's last error mapped,
+ * e.g. a decline → 400 with the provider's message; no error → 500).
+ */
+export async function verifyCardPayment(provider: PaymentProvider, paymentId: string, expect: CardExpectation): Promise<ProviderPayment> {
+  const payment = await provider.retrievePayment(paymentId);
+  if (!payment) throw new ProblemError(problems.cardProvider(null));
+  if (!belongsTo(payment, expect)) throw new ProblemError(problems.cardProvider(null));
+  if (!isPaymentSuccessful(payment.status) || (isSetup(payment) && payment.status !== 'succeeded')) {
+    throw new ProblemError(problems.cardProvider(payment.lastError ?? null));
+  }
+  return payment;
+}
+
+/**
+ * The buyer came back from a redirect (3-D Secure, Klarna…) with `payment_intent_client_secret`
+ * and `redirect_status` (spec 2.14). Success only when the returned secret is the stored one and
+ * redirect_status is 'succeeded' (spec 4) — and the provider agrees. Any other redirect result is
+ * the failed-redirect problem (500).
+ */
+export async function verifyCardRedirect(
+  provider: PaymentProvider,
+  input: {
+    paymentId: string;
+    storedClientSecret: string | null | undefined;
+    returnedClientSecret: string | null | undefined;
+    redirectStatus: string | null | undefined;
+  } & CardExpectation,
+): Promise<ProviderPayment> {
+  const outcome = cardRedirectOutcome({
+    expectedClientSecret: input.storedClientSecret,
+    returnedClientSecret: input.returnedClientSecret,
+    redirectStatus: input.redirectStatus,
+  });
+  if (!outcome.ok) throw new ProblemError(outcome.problem);
+  const payment = await provider.retrievePayment(input.paymentId).catch(() => null);
+  const ok =
+    !!payment &&
+    payment.clientSecret === input.storedClientSecret &&
+    belongsTo(payment, input) &&
+    (isSetup(payment) ? payment.status === 'succeeded' : isPaymentSuccessful(payment.status));
+  if (!ok) throw new ProblemError(problems.cardRedirectFailed());
+  return payment;
+}
+
+function isSetup(payment: ProviderPayment): boolean {
+  return (payment as Partial<StripeProviderPayment>).kind === 'setup';
+}
+
+function belongsTo(payment: ProviderPayment, expect: CardExpectation): boolean {
+  if (checkoutIdOf(payment.metadata ?? {}) !== expect.checkoutId) return false;
+  if (isSetup(payment)) return true;
+  return payment.amount === expect.amount && payment.currency.toUpperCase() === expect.currency.toUpperCase();
+}
