@@ -1,0 +1,119 @@
+/**
+ * POST /api/analytics/events (spec 1 "Analytics", 8) → 202 {accepted: true}
+ *   {name, educator_ref, course_ref?, link_type?, educator_name?}
+ *   name: one of the constants of src/domain/analytics.ts — 'Educator Profile View', 'Course Page View',
+ *         'External Redirect', 'Enquriy Sumbitted' (matched without regard to case, stored as the constant);
+ *   course_ref: required for a course page view; when given it must be a course of the educator;
+ *   link_type: required for 'External Redirect', one of the social link types.
+ * Unknown educator → 400 analytics/invalid-educator-id ('Invalid Educator ID');
+ * bad or missing link type → 400 analytics/invalid-educator-link-type ('Invalid Link Type');
+ * anything else malformed → generic/validation-error.
+ * POST /api/enquiries records 'Enquriy Sumbitted' itself: pages must not send it again.
+ * The stored properties are {educator_ref, educator_name (the educator's name as we hold it), course_ref?, link_type?}.
+ */
+import { randomUUID } from 'node:crypto';
+import { Hono, type Context } from 'hono';
+import { z } from 'zod';
+import type { AppEnv } from '../app.ts';
+import type { Db, Tx } from '../../db/client.ts';
+import { parseJson } from '../http/parse.ts';
+import { resolveSite, type AppContext } from '../http/context.ts';
+import { isAllowedOrigin } from '../http/cors.ts';
+import { ProblemError, problems } from '../../src/domain/problems.ts';
+import {
+  COURSE_PAGE_VIEW, EDUCATOR_PROFILE_VIEW, ENQUIRY_SUBMITTED, EXTERNAL_REDIRECT, isSocialLinkType,
+} from '../../src/domain/analytics.ts';
+
+export const ANALYTICS_EVENT_NAMES = [EDUCATOR_PROFILE_VIEW, COURSE_PAGE_VIEW, EXTERNAL_REDIRECT, ENQUIRY_SUBMITTED] as const;
+export type AnalyticsEventName = (typeof ANALYTICS_EVENT_NAMES)[number];
+
+export interface AnalyticsEventInput {
+  name: AnalyticsEventName;
+  educatorId: string;
+  courseId?: string | null;
+  properties: Record<string, unknown>;
+  context: AppContext;
+  now: number;
+}
+
+/** Stores one event (in the caller's transaction when given one). */
+export async function recordAnalyticsEvent(db: Db | Tx, event: AnalyticsEventInput): Promise<string> {
+  const id = `evt_${randomUUID()}`;
+  await db
+    .insertInto('analytics_events')
+    .values({
+      id,
+      name: event.name,
+      educator_id: event.educatorId,
+      course_id: event.courseId ?? null,
+      properties: event.properties,
+      context: event.context,
+      created_at: event.now,
+    })
+    .execute();
+  return id;
+}
+
+/**
+ * The app context a browser call comes from: the page in its Referer (or its Origin) when that page is
+ * one of ours ({slug}.{host} → minisite, /embed/… → embed), else the context of the API request itself.
+ */
+export function callerContext(c: Context<AppEnv>): { context: AppContext; site: string } {
+  const { config } = c.var.deps;
+  for (const header of ['referer', 'origin']) {
+    const value = c.req.header(header);
+    if (!value) continue;
+    try {
+      const url = new URL(value);
+      if (!isAllowedOrigin(url.origin, config)) continue;
+      const site = resolveSite(url.host.toLowerCase(), header === 'referer' ? url.pathname : '/', config);
+      return { context: site.context, site: site.hostname };
+    } catch {
+      /* not a URL: ignore */
+    }
+  }
+  return { context: c.var.site.context, site: c.var.site.hostname };
+}
+
+const eventBody = z.object({
+  name: z.string().min(1).max(100),
+  educator_ref: z.string().max(200).optional(),
+  course_ref: z.string().min(1).max(200).nullish(),
+  link_type: z.string().max(50).nullish(),
+  educator_name: z.string().max(300).nullish(),
+});
+
+export function analyticsRoutes() {
+  const app = new Hono<AppEnv>();
+  app.post('/analytics/events', async (c) => {
+    const body = await parseJson(c, eventBody);
+    const name = ANALYTICS_EVENT_NAMES.find((n) => n.toLowerCase() === body.name.trim().toLowerCase());
+    if (!name) {
+      throw new ProblemError(problems.validation([{ key: 'name', name: 'Name', message: `must be one of: ${ANALYTICS_EVENT_NAMES.join(', ')}` }]));
+    }
+    const { db, now } = c.var.deps;
+    const educator = body.educator_ref
+      ? await db.selectFrom('educators').select(['id', 'name']).where('id', '=', body.educator_ref).executeTakeFirst()
+      : undefined;
+    if (!educator) throw new ProblemError(problems.invalidEducatorId('No educator has this id.'));
+    if (name === EXTERNAL_REDIRECT || (body.link_type !== undefined && body.link_type !== null)) {
+      if (!isSocialLinkType(body.link_type)) {
+        throw new ProblemError(problems.invalidLinkType('The link type must be one of facebook, instagram, linkedin, pinterest, twitter, web, youtube or tel.'));
+      }
+    }
+    let courseId: string | null = null;
+    if (body.course_ref) {
+      const course = await db.selectFrom('courses').select('id').where('id', '=', body.course_ref).where('educator_id', '=', educator.id).executeTakeFirst();
+      if (!course) throw new ProblemError(problems.validation([{ key: 'course_ref', name: 'Course', message: 'is not a course of this educator' }]));
+      courseId = course.id;
+    } else if (name === COURSE_PAGE_VIEW) {
+      throw new ProblemError(problems.validation([{ key: 'course_ref', name: 'Course', message: 'is required for a course page view' }]));
+    }
+    const properties: Record<string, unknown> = { educator_ref: educator.id, educator_name: educator.name };
+    if (courseId) properties.course_ref = courseId;
+    if (body.link_type) properties.link_type = body.link_type;
+    await recordAnalyticsEvent(db, { name, educatorId: educator.id, courseId, properties, context: callerContext(c).context, now: now() });
+    return c.json({ accepted: true }, 202);
+  });
+  return app;
+}

@@ -1,0 +1,191 @@
+/**
+ * Listed occurrences of courses (spec 3 "Occurrence", 4 "Occurrence filtering", 7 get-course-data-ids).
+ * Listing follows src/domain/pricing.ts occurrenceIsListed: public, not a child session unless
+ * individually bookable, and not every offer ended. An occurrence's offers (and add-ons) are its
+ * own, else the course-wide ones.
+ */
+import type { Db } from '../client.ts';
+import type { AddOn as AddOnRow, Occurrence as OccurrenceRow, Offer as OfferRow } from '../schema.ts';
+import { occurrenceIsListed } from '../../src/domain/pricing.ts';
+import type { Occurrence as DomainOccurrence, Offer as DomainOffer } from '../../src/domain/entities.ts';
+import { DEFAULT_TIME_ZONE } from '../../src/domain/time.ts';
+
+export interface OfferJson {
+  _id: string;
+  type: 'offer';
+  name: string;
+  description: string | null;
+  price: number | null;
+  spaces: number;
+  start_at: number | null;
+  end_at: number | null;
+}
+export interface AddOnJson {
+  _id: string;
+  name: string;
+  description: string | null;
+  price: number;
+}
+
+/** Spec 3 "Occurrence" as the API answers it. */
+export interface OccurrenceJson {
+  _id: string;
+  start_datetime: number;
+  end_datetime: number;
+  times: { start: { zoned_datetime: string }; end: { zoned_datetime: string } };
+  timezone: string;
+  delivery: string;
+  address: Record<string, string> | null;
+  spaces: number | null;
+  available_spaces: number | null;
+  parent_ref: string | null;
+  individually_bookable: boolean;
+  offers: OfferJson[];
+  add_ons: AddOnJson[];
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-GB', {
+      timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23',
+    });
+    formatters.set(timeZone, f);
+  }
+  return f;
+}
+
+/**
+ * ISO 8601 local date-time with the zone's offset at that instant, e.g. '2025-06-01T10:00:00+01:00'.
+ * An unknown zone falls back to Europe/London.
+ */
+export function zonedDateTime(epochSeconds: number, timeZone: string = DEFAULT_TIME_ZONE): string {
+  let formatter: Intl.DateTimeFormat;
+  try {
+    formatter = formatterFor(timeZone);
+  } catch {
+    formatter = formatterFor(DEFAULT_TIME_ZONE);
+  }
+  const date = new Date(epochSeconds * 1000);
+  const parts: Record<string, string> = {};
+  for (const part of formatter.formatToParts(date)) parts[part.type] = part.value;
+  const y = Number(parts.year), mo = Number(parts.month), d = Number(parts.day);
+  const h = Number(parts.hour), mi = Number(parts.minute), s = Number(parts.second);
+  const offsetMinutes = Math.round((Date.UTC(y, mo - 1, d, h, mi, s) - Math.floor(epochSeconds) * 1000) / 60000);
+  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+  const sign = offsetMinutes < 0 ? '-' : '+';
+  const abs = Math.abs(offsetMinutes);
+  return `${pad(y, 4)}-${pad(mo)}-${pad(d)}T${pad(h)}:${pad(mi)}:${pad(s)}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+}
+
+function offerJson(row: OfferRow): OfferJson {
+  return {
+    _id: row.id, type: 'offer', name: row.name, description: row.description, price: row.price,
+    spaces: row.spaces ?? 1, start_at: row.start_at === null ? null : Number(row.start_at), end_at: row.end_at === null ? null : Number(row.end_at),
+  };
+}
+function addOnJson(row: AddOnRow): AddOnJson {
+  return { _id: row.id, name: row.name, description: row.description, price: row.price ?? 0 };
+}
+
+/** What the listing rule reads of an offer: its sale end. */
+function saleEnds(offers: ReadonlyArray<{ _id?: string; id?: string; end_at: number | null }>): DomainOffer[] {
+  return offers.map((o) => ({ _id: (o._id ?? o.id) as string, end_at: o.end_at === null ? null : Number(o.end_at) }));
+}
+
+function domainOccurrence(row: OccurrenceRow, offers: DomainOffer[]): DomainOccurrence {
+  return {
+    _id: row.id,
+    visibility: row.visibility,
+    parent_ref: row.parent_ref,
+    individually_bookable: Boolean(row.individually_bookable),
+    offers,
+  };
+}
+
+function groupBy<T>(items: T[], key: (item: T) => string | null): Map<string | null, T[]> {
+  const map = new Map<string | null, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = map.get(k);
+    if (list) list.push(item);
+    else map.set(k, [item]);
+  }
+  return map;
+}
+
+/**
+ * A course's listed occurrences with their offers and add-ons: the ones not yet started first,
+ * then those already started; each group sorted by start (then id).
+ */
+export async function listCourseOccurrences(db: Db, courseId: string, now: number): Promise<OccurrenceJson[]> {
+  const [occurrences, offers, addOns] = await Promise.all([
+    db.selectFrom('occurrences').selectAll().where('course_id', '=', courseId).execute(),
+    db.selectFrom('offers').selectAll().where('course_id', '=', courseId).orderBy('position').orderBy('id').execute(),
+    db.selectFrom('add_ons').selectAll().where('course_id', '=', courseId).orderBy('position').orderBy('id').execute(),
+  ]);
+  const offersBy = groupBy(offers.map((o) => ({ row: o, json: offerJson(o) })), (o) => o.row.occurrence_id);
+  const addOnsBy = groupBy(addOns.map((a) => ({ row: a, json: addOnJson(a) })), (a) => a.row.occurrence_id);
+  const courseOffers = (offersBy.get(null) ?? []).map((o) => o.json);
+  const courseAddOns = (addOnsBy.get(null) ?? []).map((a) => a.json);
+
+  const listed: OccurrenceJson[] = [];
+  for (const row of occurrences) {
+    const own = (offersBy.get(row.id) ?? []).map((o) => o.json);
+    if (!occurrenceIsListed(domainOccurrence(row, saleEnds(own)), now, saleEnds(courseOffers))) continue;
+    const ownAddOns = (addOnsBy.get(row.id) ?? []).map((a) => a.json);
+    const start = Number(row.start_datetime);
+    const end = Number(row.end_datetime);
+    listed.push({
+      _id: row.id,
+      start_datetime: start,
+      end_datetime: end,
+      times: { start: { zoned_datetime: zonedDateTime(start, row.timezone) }, end: { zoned_datetime: zonedDateTime(end, row.timezone) } },
+      timezone: row.timezone,
+      delivery: row.delivery,
+      address: row.address,
+      spaces: row.spaces,
+      available_spaces: row.available_spaces,
+      parent_ref: row.parent_ref,
+      individually_bookable: Boolean(row.individually_bookable),
+      offers: own.length > 0 ? own : courseOffers,
+      add_ons: ownAddOns.length > 0 ? ownAddOns : courseAddOns,
+    });
+  }
+  listed.sort((a, b) => {
+    const fa = a.start_datetime >= now ? 0 : 1;
+    const fb = b.start_datetime >= now ? 0 : 1;
+    return fa - fb || a.start_datetime - b.start_datetime || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
+  });
+  return listed;
+}
+
+/** For each course, the start of its next listed occurrence (start at or after now); absent when none. */
+export async function nextOccurrenceStarts(db: Db, courseIds: readonly string[], now: number): Promise<Map<string, number>> {
+  const result = new Map<string, number>();
+  if (courseIds.length === 0) return result;
+  const occurrences = await db
+    .selectFrom('occurrences')
+    .selectAll()
+    .where('course_id', 'in', courseIds)
+    .where('start_datetime', '>=', now)
+    .where('visibility', '=', 'public')
+    .orderBy('start_datetime')
+    .execute();
+  if (occurrences.length === 0) return result;
+  // Offers decide whether an occurrence is still on sale: its own, else the course-wide ones.
+  const offers = await db
+    .selectFrom('offers')
+    .select(['id', 'course_id', 'occurrence_id', 'end_at'])
+    .where('course_id', 'in', Array.from(new Set(occurrences.map((o) => o.course_id))))
+    .execute();
+  const own = groupBy(offers.filter((o) => o.occurrence_id !== null), (o) => o.occurrence_id);
+  const courseWide = groupBy(offers.filter((o) => o.occurrence_id === null), (o) => o.course_id);
+  for (const row of occurrences) {
+    if (result.has(row.course_id)) continue;
+    const listed = occurrenceIsListed(domainOccurrence(row, saleEnds(own.get(row.id) ?? [])), now, saleEnds(courseWide.get(row.course_id) ?? []));
+    if (listed) result.set(row.course_id, Number(row.start_datetime));
+  }
+  return result;
+}
