@@ -1,0 +1,358 @@
+/**
+ * Read models of the pre-rendered public pages (educator, course, review, enquiry, waitlist,
+ * category pages in every context).
+ *
+ * A static build renders thousands of pages from the same rows, so the catalogue is read once per
+ * build in a handful of bulk queries (loadPublicCatalogue, memoised per database handle) and every
+ * page model is assembled from memory. Only published courses are shown; archived reviews never.
+ */
+import { sql } from 'kysely';
+import type { Db } from '../client.ts';
+import type {
+  Course, Educator, ReviewBreakdown, CourseSection, DurationPricing, EducatorTravelSettings, StudentTravelSettings,
+} from '../schema.ts';
+import type { CourseCard, OccurrenceView, OfferView, Review } from '../../src/lib/types.ts';
+import { listedOccurrences } from '../../src/domain/pricing.ts';
+import type { Occurrence as DomainOccurrence } from '../../src/domain/entities.ts';
+import { COURSE_CAROUSEL_SIZE } from '../../src/domain/carousel.ts';
+import { toCourseCard, type CourseCardRow } from './course-cards.ts';
+
+/** Reviews kept per educator for the first page of the reviews page (plus one to know if more exist). */
+export const EDUCATOR_REVIEWS_FIRST_PAGE = 10;
+/** Reviews kept per course (spec 9: up to 5 inline). */
+export const COURSE_REVIEWS_INLINE = 5;
+
+export interface Aggregate {
+  count: number;
+  rating: number;
+  breakdown: ReviewBreakdown | null;
+}
+
+export interface CollectionModel {
+  id: string;
+  name: string;
+  image_url: string | null;
+  courseIds: string[];
+}
+
+export interface FaqModel { id: string; question: string; answer: string }
+export interface LessonModel { id: string; name: string }
+export interface SectionModel { name: string; lessons: LessonModel[] }
+export interface LocationModel { id: string; city: string; formatted: string; address: Record<string, string> | null }
+
+export interface CategoryModel { id: string; slug: string; name: string }
+
+export interface CourseModel {
+  course: Course;
+  category: CategoryModel | null;
+  card: CourseCard;
+  /** Listed occurrences (public, not ended, offers on sale), soonest first. */
+  occurrences: OccurrenceView[];
+  /** Course-level offers and add-ons (occurrence_id null). */
+  offers: OfferView[];
+  faqs: FaqModel[];
+  sections: SectionModel[];
+  /** Student travel locations (spec 3 "Course.student_travel_settings.locations"). */
+  studentLocations: LocationModel[];
+  aggregate: Aggregate | null;
+  /** The first reviews of the course, newest first. */
+  reviews: Review[];
+  reviewCount: number;
+}
+
+export interface EducatorModel {
+  educator: Educator;
+  aggregate: Aggregate | null;
+  city: string | null;
+  collections: CollectionModel[];
+  /** Published courses as cards, in carousel order. */
+  cards: CourseCard[];
+  courses: CourseModel[];
+  /** First page of the educator's reviews, newest first. */
+  reviews: Review[];
+  reviewCount: number;
+}
+
+export interface PublicCatalogue {
+  now: number;
+  educators: EducatorModel[];
+  educatorBySlug: Map<string, EducatorModel>;
+  categories: CategoryModel[];
+  /** Published course cards per category slug, in carousel order. */
+  cardsByCategory: Map<string, CourseCard[]>;
+}
+
+const cache = new WeakMap<Db, Promise<PublicCatalogue>>();
+
+/** The whole public catalogue, read once per database handle (a build reads it once). */
+export function loadPublicCatalogue(db: Db, now: number = Math.floor(Date.now() / 1000)): Promise<PublicCatalogue> {
+  let pending = cache.get(db);
+  if (!pending) {
+    pending = readCatalogue(db, now);
+    cache.set(db, pending);
+  }
+  return pending;
+}
+
+function str(value: unknown): string | null {
+  return typeof value === 'string' && value.trim() ? value.trim() : null;
+}
+
+function toAggregate(row: { count: number; rating: number; material: number | null; facilitator: number | null; organiser: number | null; resources: number | null; delivery: number | null; communication: number | null } | undefined): Aggregate | null {
+  if (!row) return null;
+  const breakdown: ReviewBreakdown = {
+    material: row.material, facilitator: row.facilitator, organiser: row.organiser,
+    resources: row.resources, delivery: row.delivery, communication: row.communication,
+  };
+  const hasBreakdown = Object.values(breakdown).some((v) => typeof v === 'number');
+  return { count: Number(row.count), rating: Number(row.rating), breakdown: hasBreakdown ? breakdown : null };
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+async function readCatalogue(db: Db, now: number): Promise<PublicCatalogue> {
+  const [
+    educators, categories, aggregates, courses, allCourseNames, collections, collectionCourses,
+    occurrences, offers, addOns, faqs, lessons, locations,
+  ] = await Promise.all([
+    db.selectFrom('educators').selectAll().orderBy('name').execute(),
+    db.selectFrom('categories').selectAll().orderBy('name').execute(),
+    db.selectFrom('review_aggregates').selectAll().execute(),
+    db.selectFrom('courses').selectAll().where('published', '=', true).orderBy('created_at').orderBy('id').execute(),
+    db.selectFrom('courses').select(['id', 'slug', 'name', 'published']).execute(),
+    db.selectFrom('collections').selectAll().where('published', '=', true).orderBy('position').orderBy('name').execute(),
+    db.selectFrom('collection_courses').selectAll().orderBy('position').execute(),
+    db.selectFrom('occurrences').selectAll().where('visibility', '=', 'public').where('end_datetime', '>', now).orderBy('start_datetime').execute(),
+    db.selectFrom('offers').selectAll().orderBy('position').execute(),
+    db.selectFrom('add_ons').selectAll().orderBy('position').execute(),
+    db.selectFrom('faqs').selectAll().execute(),
+    db.selectFrom('lessons').selectAll().execute(),
+    db.selectFrom('locations').selectAll().execute(),
+  ]);
+
+  // First page of reviews per educator and per course (window functions work on SQLite and PostgreSQL).
+  const reviewColumns = [
+    'id', 'educator_id', 'course_id', 'entity', 'rating', 'verified', 'source_key', 'source_label', 'external_url',
+    'reviewer_id', 'reviewer_name', 'public_message', 'response_message', 'response_created_at', 'created_at',
+  ] as const;
+  const [educatorReviewRows, courseReviewRows, educatorReviewCounts, courseReviewCounts] = await Promise.all([
+    db
+      .selectFrom((eb) =>
+        eb.selectFrom('reviews').select(reviewColumns)
+          .select(sql<number>`row_number() over (partition by educator_id order by created_at desc, id desc)`.as('rn'))
+          .where('archived_at', 'is', null)
+          .as('r'))
+      .selectAll()
+      .where('rn', '<=', EDUCATOR_REVIEWS_FIRST_PAGE)
+      .orderBy('educator_id').orderBy('rn')
+      .execute(),
+    db
+      .selectFrom((eb) =>
+        eb.selectFrom('reviews').select(reviewColumns)
+          .select(sql<number>`row_number() over (partition by course_id order by created_at desc, id desc)`.as('rn'))
+          .where('archived_at', 'is', null)
+          .where('course_id', 'is not', null)
+          .as('r'))
+      .selectAll()
+      .where('rn', '<=', COURSE_REVIEWS_INLINE)
+      .orderBy('course_id').orderBy('rn')
+      .execute(),
+    db.selectFrom('reviews').select(['educator_id', (eb) => eb.fn.countAll<number>().as('n')]).where('archived_at', 'is', null).groupBy('educator_id').execute(),
+    db.selectFrom('reviews').select(['course_id', (eb) => eb.fn.countAll<number>().as('n')]).where('archived_at', 'is', null).where('course_id', 'is not', null).groupBy('course_id').execute(),
+  ]);
+
+  const courseNames = new Map(allCourseNames.map((c) => [c.id, c]));
+  const categoryById = new Map(categories.map((c) => [c.id, { id: c.id, slug: c.slug, name: c.name }]));
+  const educatorAgg = new Map<string, Aggregate | null>();
+  const courseAgg = new Map<string, Aggregate | null>();
+  for (const a of aggregates) (a.subject_type === 'educator' ? educatorAgg : courseAgg).set(a.subject_id, toAggregate(a));
+
+  const toReview = (r: (typeof educatorReviewRows)[number]): Review => {
+    const course = r.course_id ? courseNames.get(r.course_id) : undefined;
+    return {
+      id: r.id,
+      createdAt: Number(r.created_at),
+      rating: Number(r.rating),
+      verified: !!r.verified,
+      sourceKey: r.source_key,
+      sourceLabel: r.source_label,
+      externalUrl: r.external_url,
+      entity: r.entity,
+      course: course ? { name: course.name, slug: course.slug, published: !!course.published } : null,
+      reviewer: { id: r.reviewer_id, name: r.reviewer_name },
+      publicMessage: r.public_message,
+      educatorResponse: r.response_message ? { message: r.response_message, createdAt: Number(r.response_created_at ?? r.created_at) } : null,
+    };
+  };
+  const reviewsByEducator = new Map<string, Review[]>();
+  for (const r of educatorReviewRows) push(reviewsByEducator, r.educator_id, toReview(r));
+  const reviewsByCourse = new Map<string, Review[]>();
+  for (const r of courseReviewRows) push(reviewsByCourse, r.course_id as string, toReview(r));
+  const reviewCountByEducator = new Map(educatorReviewCounts.map((r) => [r.educator_id, Number(r.n)]));
+  const reviewCountByCourse = new Map(courseReviewCounts.map((r) => [r.course_id as string, Number(r.n)]));
+
+  const toOffer = (o: (typeof offers)[number]): OfferView => ({
+    _id: o.id, name: o.name, price: o.price, spaces: o.spaces, start_at: o.start_at, end_at: o.end_at,
+  });
+  const courseOffers = new Map<string, OfferView[]>();
+  const occurrenceOffers = new Map<string, OfferView[]>();
+  for (const o of offers) {
+    if (o.occurrence_id) push(occurrenceOffers, o.occurrence_id, toOffer(o));
+    else push(courseOffers, o.course_id, toOffer(o));
+  }
+  const occurrenceAddOns = new Map<string, { _id: string; name: string; price: number | null }[]>();
+  for (const a of addOns) if (a.occurrence_id) push(occurrenceAddOns, a.occurrence_id, { _id: a.id, name: a.name, price: a.price });
+
+  const occurrencesByCourse = new Map<string, OccurrenceView[]>();
+  for (const o of occurrences) {
+    const own = occurrenceOffers.get(o.id) ?? [];
+    push(occurrencesByCourse, o.course_id, {
+      _id: o.id,
+      start_datetime: Number(o.start_datetime),
+      end_datetime: Number(o.end_datetime),
+      delivery: o.delivery,
+      address: o.address,
+      spaces: o.spaces,
+      available_spaces: o.available_spaces,
+      parent_ref: o.parent_ref,
+      individually_bookable: !!o.individually_bookable,
+      // As the API answers: the occurrence's own offers, else the course-wide ones.
+      offers: own.length > 0 ? own : courseOffers.get(o.course_id) ?? [],
+      add_ons: occurrenceAddOns.get(o.id) ?? [],
+      visibility: o.visibility,
+      timezone: o.timezone,
+    });
+  }
+
+  const faqById = new Map(faqs.map((f) => [f.id, f]));
+  const lessonById = new Map(lessons.map((l) => [l.id, l]));
+  const locationById = new Map(locations.map((l) => [l.id, l]));
+  const collectionCourseIds = new Map<string, string[]>();
+  for (const cc of collectionCourses) push(collectionCourseIds, cc.collection_id, cc.course_id);
+  const collectionsByEducator = new Map<string, CollectionModel[]>();
+  for (const c of collections) {
+    push(collectionsByEducator, c.educator_id, { id: c.id, name: c.name, image_url: c.image_url, courseIds: collectionCourseIds.get(c.id) ?? [] });
+  }
+  const collectionsOfCourse = new Map<string, string[]>();
+  for (const [collectionId, ids] of collectionCourseIds) for (const id of ids) push(collectionsOfCourse, id, collectionId);
+
+  const educatorById = new Map(educators.map((e) => [e.id, e]));
+  // Every offer price of a course (course-wide and per occurrence; missing = 0), for the card's price range.
+  const offerPrices = new Map<string, number[]>();
+  for (const o of offers) push(offerPrices, o.course_id, o.price ?? 0);
+  const createdAt = new Map<string, number>();
+  const byRelevance = relevanceOrder(createdAt);
+  const coursesByEducator = new Map<string, CourseModel[]>();
+  const cardsByCategory = new Map<string, CourseCard[]>();
+
+  for (const course of courses) {
+    const educator = educatorById.get(course.educator_id);
+    if (!educator) continue;
+    const fallbackOffers = courseOffers.get(course.id) ?? [];
+    const listed = listedOccurrences(
+      (occurrencesByCourse.get(course.id) ?? []) as unknown as DomainOccurrence[],
+      now,
+      fallbackOffers,
+    ) as unknown as OccurrenceView[];
+    const studentLocations = ((course.student_travel_settings as StudentTravelSettings | null)?.enabled
+      ? ((course.student_travel_settings as StudentTravelSettings).locations ?? [])
+      : [])
+      .map((id) => locationById.get(id))
+      .filter((l): l is NonNullable<typeof l> => !!l)
+      .map((l) => ({ id: l.id, city: l.city, formatted: l.formatted, address: l.address }));
+    const category = course.category_id ? categoryById.get(course.category_id) ?? null : null;
+    const aggregate = courseAgg.get(course.id) ?? null;
+    const prices = offerPrices.get(course.id) ?? [];
+    const firstLocationId = (course.student_travel_settings as StudentTravelSettings | null)?.locations?.[0];
+    const card: CourseCard = {
+      ...toCourseCard(
+        {
+          id: course.id, slug: course.slug, name: course.name, educator_id: educator.id, educator_name: educator.name,
+          educator_slug: educator.slug, img_urls: course.img_urls, autoimg: course.autoimg, type: course.type,
+          delivery_modes: course.delivery_modes, keyword: course.keyword, level: course.level, pricing_type: course.pricing_type,
+          minimum_price: course.minimum_price, maximum_price: course.maximum_price, currency: course.currency,
+          address: course.address, student_travel_settings: course.student_travel_settings, feature_flags: educator.feature_flags,
+          review_count: aggregate?.count ?? null, review_rating: aggregate?.rating ?? null,
+          offers_min_price: prices.length ? Math.min(...prices) : null,
+          offers_max_price: prices.length ? Math.max(...prices) : null,
+        } satisfies CourseCardRow,
+        {
+          nextOccurrence: listed.find((o) => o.start_datetime >= now)?.start_datetime ?? null,
+          locationCity: firstLocationId ? locationById.get(firstLocationId)?.city ?? null : null,
+        },
+      ),
+      collections: collectionsOfCourse.get(course.id) ?? [],
+    };
+    createdAt.set(course.id, Number(course.created_at));
+    const model: CourseModel = {
+      course,
+      category,
+      card,
+      occurrences: listed,
+      offers: fallbackOffers,
+      faqs: (course.faq_ids ?? []).map((id) => faqById.get(id)).filter((f): f is NonNullable<typeof f> => !!f)
+        .map((f) => ({ id: f.id, question: f.question, answer: f.answer })),
+      sections: ((course.sections ?? []) as CourseSection[]).map((s) => ({
+        name: s.name,
+        lessons: (s.contents ?? []).filter((c) => c.type === 'lesson').map((c) => lessonById.get(c.ref))
+          .filter((l): l is NonNullable<typeof l> => !!l).map((l) => ({ id: l.id, name: l.name })),
+      })),
+      studentLocations,
+      aggregate,
+      reviews: reviewsByCourse.get(course.id) ?? [],
+      reviewCount: reviewCountByCourse.get(course.id) ?? 0,
+    };
+    push(coursesByEducator, educator.id, model);
+    if (category) push(cardsByCategory, category.slug, card);
+  }
+
+  for (const list of cardsByCategory.values()) list.sort(byRelevance);
+
+  const models: EducatorModel[] = educators.map((educator) => {
+    const courseModels = (coursesByEducator.get(educator.id) ?? []).slice();
+    const cards = courseModels.map((m) => m.card).sort(byRelevance);
+    return {
+      educator,
+      aggregate: educatorAgg.get(educator.id) ?? null,
+      city: str(educator.address?.city),
+      collections: (collectionsByEducator.get(educator.id) ?? []).map((c) => ({
+        ...c,
+        courseIds: c.courseIds.filter((id) => courseModels.some((m) => m.course.id === id)),
+      })),
+      cards,
+      courses: courseModels,
+      reviews: reviewsByEducator.get(educator.id) ?? [],
+      reviewCount: reviewCountByEducator.get(educator.id) ?? 0,
+    };
+  });
+
+  return {
+    now,
+    educators: models,
+    educatorBySlug: new Map(models.map((m) => [m.educator.slug, m])),
+    categories: categories.map((c) => ({ id: c.id, slug: c.slug, name: c.name })),
+    cardsByCategory,
+  };
+}
+
+/**
+ * Carousel order at build time, as the search API orders an empty query by relevance
+ * (db/queries/search.ts): rating × review count, then newest, then id.
+ */
+function relevanceOrder(createdAt: Map<string, number>) {
+  return (a: CourseCard, b: CourseCard): number =>
+    b.reviews.rating * b.reviews.count - a.reviews.rating * a.reviews.count ||
+    (createdAt.get(b._id) ?? 0) - (createdAt.get(a._id) ?? 0) ||
+    (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
+}
+
+/** Up to 11 cards (spec 2.12), leaving out one course (the page's own). */
+export function carouselCards(cards: ReadonlyArray<CourseCard>, excludeCourseId?: string): CourseCard[] {
+  return cards.filter((c) => c._id !== excludeCourseId).slice(0, COURSE_CAROUSEL_SIZE);
+}
+
+export type { Course, Educator, DurationPricing, EducatorTravelSettings, StudentTravelSettings };

@@ -1,0 +1,106 @@
+/**
+ * The course page's booking aside (spec 2.13 (6)): price, the chosen or next date, and the buttons.
+ * The booking button opens the checkout (another area):
+ *   /checkout?flow={flow}&course={courseId}&occurrence={occurrenceId}
+ * plus `origin` (embed | landing_page) outside the marketplace and, in the embed, the parent page
+ * as `parent_window_url` when embed.js passed it. Memberships and vouchers are hidden for now.
+ */
+import { useEffect, useMemo, useState } from 'react';
+import { useStore } from '@nanostores/react';
+import type { OccurrenceView } from '../lib/types.ts';
+import type { Flow } from '../domain/checkout/flows.ts';
+import { formatOccurrenceRange } from '../lib/format.ts';
+import { $liveOccurrences, $selectedOccurrenceId, initSelectedOccurrence } from '../stores/course.ts';
+import { useHydrated } from '../lib/hydrated.ts';
+import { embedParentUrl } from '../stores/embed.ts';
+
+export interface BookingAsideProps {
+  courseId: string;
+  flow: Flow;
+  /** Scheduled courses (class, blended) choose dates; on-demand and on-request do not. */
+  scheduled: boolean;
+  context: 'marketplace' | 'minisite' | 'embed';
+  priceText: string | null;
+  vatText: string | null;
+  cancellationText: string | null;
+  initialOccurrences: Pick<OccurrenceView, '_id' | 'start_datetime' | 'end_datetime'>[];
+  enquiryHref: string;
+  waitlistHref: string;
+  /** Label of the main button per flow. */
+  bookLabel: string;
+}
+
+function checkoutHref(flow: Flow, courseId: string, context: BookingAsideProps['context'], occurrenceId?: string | null, parentUrl?: string | null): string {
+  const params = new URLSearchParams({ flow, course: courseId });
+  if (occurrenceId) params.set('occurrence', occurrenceId);
+  if (context === 'embed') params.set('origin', 'embed');
+  if (context === 'minisite') params.set('origin', 'landing_page');
+  if (context === 'embed' && parentUrl) params.set('parent_window_url', parentUrl);
+  return `/checkout?${params.toString()}`;
+}
+
+export default function BookingAside(props: BookingAsideProps) {
+  const { courseId, flow, scheduled, context, priceText, vatText, cancellationText, initialOccurrences, enquiryHref, waitlistHref, bookLabel } = props;
+  // Until hydrated, render exactly the pre-rendered state (another island may already have set the stores).
+  const hydrated = useHydrated();
+  const liveValue = useStore($liveOccurrences);
+  const selectedValue = useStore($selectedOccurrenceId);
+  const live = hydrated ? liveValue : null;
+  const selectedId = hydrated ? selectedValue : null;
+  const [parentUrl, setParentUrl] = useState<string | null>(null);
+
+  useEffect(() => {
+    initSelectedOccurrence();
+    if (context === 'embed') setParentUrl(embedParentUrl());
+  }, [context]);
+
+  const occurrences = useMemo(() => {
+    if (!live) return initialOccurrences;
+    const now = Math.floor(Date.now() / 1000);
+    return live.filter((o) => o.end_datetime > now).sort((a, b) => a.start_datetime - b.start_datetime);
+  }, [live, initialOccurrences]);
+
+  const selected = selectedId ? occurrences.find((o) => o._id === selectedId) ?? null : null;
+  const next = occurrences[0] ?? null;
+  const hasDates = occurrences.length > 0;
+
+  return (
+    <div className="panel booking-aside stack">
+      {priceText && (
+        <p style={{ margin: 0 }}>
+          <span style={{ fontSize: '1.5rem', fontWeight: 800 }}>{priceText}</span>
+          {vatText && <span className="muted small"> {vatText}</span>}
+        </p>
+      )}
+      {scheduled && (
+        <div className="small">
+          {selected ? (
+            <p style={{ margin: 0 }}><strong>Selected date:</strong><br />{formatOccurrenceRange(selected.start_datetime, selected.end_datetime)}</p>
+          ) : next ? (
+            <p style={{ margin: 0 }}>
+              <strong>Next date:</strong><br />{formatOccurrenceRange(next.start_datetime, next.end_datetime)}
+              {occurrences.length > 1 && <><br /><a href="#dates">{occurrences.length} dates available</a></>}
+            </p>
+          ) : (
+            <p style={{ margin: 0 }}>There are no upcoming dates at the moment.</p>
+          )}
+        </div>
+      )}
+      {cancellationText && <p className="small muted" style={{ margin: 0 }}>{cancellationText}</p>}
+      <div style={{ display: 'grid', gap: '0.5rem' }}>
+        {scheduled && !hasDates ? (
+          <>
+            <a className="btn btn--block" href={waitlistHref}>Join Waitlist</a>
+            <a className="btn btn--secondary btn--block" href={checkoutHref('dateBookingRequest', courseId, context, null, parentUrl)}>Request a date</a>
+          </>
+        ) : (
+          <a className="btn btn--block" href={checkoutHref(flow, courseId, context, scheduled ? selected?._id : null, parentUrl)}>{bookLabel}</a>
+        )}
+        {scheduled && hasDates && (
+          <a className="btn btn--secondary btn--block" href={checkoutHref('groupBookingRequest', courseId, context, null, parentUrl)}>Group booking request</a>
+        )}
+        <a className="btn btn--ghost btn--block" href={enquiryHref}>Send an enquiry</a>
+      </div>
+    </div>
+  );
+}

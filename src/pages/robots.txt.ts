@@ -1,0 +1,11 @@
+/** robots.txt for the marketplace host, pointing to its sitemap. Embed pages stay crawlable so their noindex is seen. */
+import type { APIRoute } from 'astro';
+import { marketplaceUrl } from '../lib/config.ts';
+import { robotsTxt } from '../lib/sitemap.ts';
+
+export const prerender = true;
+
+export const GET: APIRoute = () =>
+  new Response(robotsTxt(marketplaceUrl('/sitemap.xml'), ['/api/', '/checkout', '/profile', '/login', '/logout', '/minisite/']), {
+    headers: { 'content-type': 'text/plain; charset=utf-8' },
+  });
