@@ -1,3 +1,191 @@
-/** Tables of the checkout area: checkouts, holds, bookings, orders, requests, payments (migration 0004). */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface CheckoutTables {}
+/**
+ * Tables of the checkout area (migration 0004): checkouts, space holds, the four outcomes
+ * (bookings, orders, requests, applications), payments and the built-in test provider's payments.
+ * Times are epoch seconds, money integer pence; JSON columns hold parsed values (db/codec.ts).
+ */
+import type { Selectable } from 'kysely';
+import type { WithDefault } from '../schema.ts';
+
+export type CheckoutStatus = 'open' | 'completed' | 'abandoned';
+
+export interface CheckoutsTable {
+  id: string;
+  flow: string;
+  origin: string;
+  course_id: string;
+  educator_id: string;
+  occurrence_id: string | null;
+  /** The signed-in user the checkout belongs to (bound at the first signed-in request). */
+  user_id: string | null;
+  student_id: string | null;
+  current_step: string;
+  /** { [stepStateKey]: { status: 'complete', state } } (spec 3 "Checkout state"). */
+  step_state: Record<string, { status: string; state: Record<string, unknown> }>;
+  utms: Record<string, unknown> | null;
+  booked_on_url: string | null;
+  status: WithDefault<CheckoutStatus>;
+  booking_id: string | null;
+  order_id: string | null;
+  request_id: string | null;
+  application_id: string | null;
+  /** The total the learner was shown when they reached Payment; exactly this is charged. */
+  total_cost: number | null;
+  currency: WithDefault<string>;
+  /** The cost summary the total came from. */
+  cost_summary: Record<string, unknown> | null;
+  /** The provider payment currently attached to the checkout. */
+  payment_provider: string | null;
+  payment_id: string | null;
+  version: WithDefault<number>;
+  created_at: number;
+  updated_at: number;
+  completed_at: number | null;
+}
+
+export type HoldStatus = 'held' | 'committed' | 'released';
+
+/**
+ * Spaces taken off an occurrence (and a voucher use) while a learner pays. One per checkout.
+ * `occurrences.available_spaces` and `vouchers.uses` already count a held row; releasing gives them back.
+ */
+export interface SpaceHoldsTable {
+  id: string;
+  checkout_id: string;
+  occurrence_id: string | null;
+  spaces: number;
+  voucher_id: string | null;
+  status: HoldStatus;
+  expires_at: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export type PaymentState = 'paid' | 'unpaid' | 'free';
+
+/** Shared columns of the four outcomes. */
+interface OutcomeColumns {
+  id: string;
+  checkout_id: string;
+  flow: string;
+  course_id: string;
+  educator_id: string;
+  user_id: string;
+  student_id: string;
+  origin: string;
+  /** Selected offers and add-ons with their prices: {offers[{offerId, name, quantity, price, spaces}], addOns[…]}. */
+  lines: Record<string, unknown>;
+  /** Booker and attendee form responses, marketing consent, terms. */
+  contact_details: Record<string, unknown>;
+  /** Flow-specific extras (delivery, dates, message, slot, voucher…). */
+  details: Record<string, unknown>;
+  total_cost: number;
+  currency: WithDefault<string>;
+  created_at: number;
+}
+
+export type BookingStatus = 'confirmed' | 'awaiting-approval';
+
+export interface BookingsTable extends OutcomeColumns {
+  occurrence_id: string | null;
+  status: BookingStatus;
+  spaces: number;
+  /** Calendar-based request bookings: the chosen slot. Dated bookings copy the occurrence's times. */
+  start_datetime: number | null;
+  end_datetime: number | null;
+  payment_method: string | null;
+  payment_state: PaymentState;
+  payment_id: string | null;
+  invoice_details: Record<string, unknown> | null;
+  due_date: number | null;
+  manual_note: string | null;
+}
+
+export interface OrdersTable extends OutcomeColumns {
+  status: 'confirmed';
+  payment_method: string | null;
+  payment_state: PaymentState;
+  payment_id: string | null;
+  invoice_details: Record<string, unknown> | null;
+  due_date: number | null;
+  manual_note: string | null;
+}
+
+export interface BookingRequestsTable extends OutcomeColumns {
+  status: 'sent';
+}
+
+export interface BookingApplicationsTable extends OutcomeColumns {
+  occurrence_id: string | null;
+  status: 'sent';
+  spaces: number;
+}
+
+/** Payments attached to checkouts, one row per provider payment. */
+export interface CheckoutPaymentsTable {
+  id: string;
+  checkout_id: string;
+  provider: string;
+  provider_payment_id: string;
+  amount: number;
+  currency: string;
+  status: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** The built-in test provider's own state (it stands in for a card provider's servers). */
+export interface TestPaymentsTable {
+  id: string;
+  client_secret: string;
+  amount: number;
+  currency: string;
+  status: string;
+  metadata: Record<string, unknown>;
+  payment_error: Record<string, unknown> | null;
+  return_url: string | null;
+  card_last4: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** The learner's latest answers per form (prefills the booker form: GET /student_metadata/form/{formId}). */
+export interface StudentFormResponsesTable {
+  user_id: string;
+  form_id: string;
+  form_response: Record<string, unknown>;
+  updated_at: number;
+}
+
+/** Per-educator platform-fee setting (spec 3 "Cost summary.fees_absorbed"); no row: absorbed. */
+export interface EducatorFeeSettingsTable {
+  educator_id: string;
+  fees_absorbed: boolean;
+}
+
+/** Who may book a restricted course: e-mail addresses (lower case) granted access per course. */
+export interface RestrictedCourseAccessTable {
+  course_id: string;
+  email: string;
+}
+
+export interface CheckoutTables {
+  checkouts: CheckoutsTable;
+  space_holds: SpaceHoldsTable;
+  bookings: BookingsTable;
+  orders: OrdersTable;
+  booking_requests: BookingRequestsTable;
+  booking_applications: BookingApplicationsTable;
+  checkout_payments: CheckoutPaymentsTable;
+  test_payments: TestPaymentsTable;
+  student_form_responses: StudentFormResponsesTable;
+  educator_fee_settings: EducatorFeeSettingsTable;
+  restricted_course_access: RestrictedCourseAccessTable;
+}
+
+export type CheckoutRow = Selectable<CheckoutsTable>;
+export type SpaceHoldRow = Selectable<SpaceHoldsTable>;
+export type BookingRow = Selectable<BookingsTable>;
+export type OrderRow = Selectable<OrdersTable>;
+export type BookingRequestRow = Selectable<BookingRequestsTable>;
+export type BookingApplicationRow = Selectable<BookingApplicationsTable>;
+export type TestPaymentRow = Selectable<TestPaymentsTable>;

@@ -4,6 +4,7 @@
 import type { CheckoutOrigin, Flow } from './flows.ts';
 import type { Offer } from '../entities.ts';
 import { anyOfferPaid } from '../pricing.ts';
+import { requiresPayment } from './request.ts';
 
 export type StepId =
   | 'date'
@@ -144,4 +145,33 @@ export function previousStep(steps: ReadonlyArray<StepId>, current: StepId): Ste
 export function backAction(steps: ReadonlyArray<StepId>, current: StepId, origin: CheckoutOrigin): 'history' | 'course-page' | 'previous-step' {
   if (previousStep(steps, current) !== null) return 'previous-step';
   return origin === 'embed' ? 'course-page' : 'history';
+}
+
+export interface PaymentRequiredInput {
+  flow: Flow;
+  /** The total of the selection made so far (null before the offers are chosen). */
+  selectionTotal: number | null;
+  /** Some offer or add-on on sale for this checkout has a price above 0. */
+  anyPaidItem: boolean;
+  /** Request flow: request.isInstantBooking(...) and the delivery step's payableCost. */
+  instant?: boolean;
+  payableCost?: number | null;
+}
+
+/**
+ * Spec 2.14 "Step rules" as the server applies them: in booking and order, Payment is dropped when nothing
+ * costs money — before the offers are chosen, when no offer (or add-on) has a price above 0; after, when the
+ * selection's total (vouchers included) is 0. In request, only when payment is required (spec 4). Never in
+ * the other flows.
+ */
+export function paymentRequiredFor(input: PaymentRequiredInput): boolean {
+  switch (input.flow) {
+    case 'booking':
+    case 'order':
+      return input.selectionTotal === null ? input.anyPaidItem : input.selectionTotal > 0;
+    case 'request':
+      return requiresPayment({ instant: !!input.instant, payableCost: input.payableCost });
+    default:
+      return false;
+  }
 }

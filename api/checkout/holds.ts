@@ -1,0 +1,221 @@
+/**
+ * Space holds (issue 5 §6): spaces are taken off an occurrence, and a voucher use off its voucher, from the
+ * moment a learner reaches Payment, with an expiry; released when the hold expires (swept lazily by the
+ * transactions that read availability) or the checkout is abandoned; committed once by the outcome.
+ *
+ * The guard is one conditional statement per resource, run inside the caller's transaction:
+ *   update occurrences set available_spaces = available_spaces - n where id = ? and available_spaces >= n
+ *   update vouchers set uses = uses + 1 where id = ? and (max_uses is null or uses < max_uses)
+ * and the affected-row count decides. On PostgreSQL a concurrent update of the same row waits for the
+ * first to commit and then re-checks the WHERE clause against the new value; on SQLite every transaction
+ * runs alone (one connection behind kysely's mutex). So no two holds can share the last space.
+ *
+ * Lock order (PostgreSQL, to avoid deadlocks): checkout row → occurrence row → voucher row → hold rows.
+ * Every function that touches a hold first locks its occurrence (and voucher), the sweep included.
+ */
+import { sql } from 'kysely';
+import type { Dialect } from '../../db/client.ts';
+import type { Q } from '../../db/queries/checkout.ts';
+import type { SpaceHoldRow } from '../../db/schema/checkout.ts';
+import { newId } from './ids.ts';
+
+export interface HoldRequest {
+  occurrenceId: string | null;
+  spaces: number;
+  voucherId: string | null;
+}
+
+export type HoldFailure = { kind: 'spaces'; available: number } | { kind: 'voucher' };
+
+export async function lockOccurrence(q: Q, dialect: Dialect, occurrenceId: string): Promise<void> {
+  if (dialect !== 'postgres') return;
+  await q.selectFrom('occurrences').select('id').where('id', '=', occurrenceId).forUpdate().execute();
+}
+
+export async function lockVoucher(q: Q, dialect: Dialect, voucherId: string): Promise<void> {
+  if (dialect !== 'postgres') return;
+  await q.selectFrom('vouchers').select('id').where('id', '=', voucherId).forUpdate().execute();
+}
+
+/** Sets available_spaces from the capacity when it was never set (spec 5: spaces, else the course's, else 0). */
+export async function ensureAvailableSpaces(q: Q, occurrenceId: string): Promise<void> {
+  const row = await q
+    .selectFrom('occurrences')
+    .innerJoin('courses', 'courses.id', 'occurrences.course_id')
+    .select(['occurrences.available_spaces', 'occurrences.spaces', 'courses.spaces as course_spaces'])
+    .where('occurrences.id', '=', occurrenceId)
+    .executeTakeFirst();
+  if (!row || row.available_spaces !== null) return;
+  await q
+    .updateTable('occurrences')
+    .set({ available_spaces: row.spaces ?? row.course_spaces ?? 0 })
+    .where('id', '=', occurrenceId)
+    .where('available_spaces', 'is', null)
+    .execute();
+}
+
+async function giveBack(q: Q, hold: Pick<SpaceHoldRow, 'occurrence_id' | 'spaces' | 'voucher_id'>): Promise<void> {
+  if (hold.occurrence_id && hold.spaces > 0) {
+    await q
+      .updateTable('occurrences')
+      .set({ available_spaces: sql<number>`available_spaces + ${hold.spaces}` })
+      .where('id', '=', hold.occurrence_id)
+      .where('available_spaces', 'is not', null)
+      .execute();
+  }
+  if (hold.voucher_id) {
+    await q
+      .updateTable('vouchers')
+      .set({ uses: sql<number>`uses - 1` })
+      .where('id', '=', hold.voucher_id)
+      .where('uses', '>', 0)
+      .execute();
+  }
+}
+
+/** Releases one hold if it is still held; gives back its spaces and voucher use. True when released. */
+async function releaseRow(q: Q, hold: SpaceHoldRow, now: number): Promise<boolean> {
+  const res = await q
+    .updateTable('space_holds')
+    .set({ status: 'released', updated_at: now })
+    .where('id', '=', hold.id)
+    .where('status', '=', 'held')
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) === 0) return false;
+  await giveBack(q, hold);
+  return true;
+}
+
+/**
+ * Releases expired holds on an occurrence (or, with only a voucher, the voucher-only holds of that voucher).
+ * Call after locking the occurrence / voucher. Returns how many were released.
+ */
+export async function sweepExpired(q: Q, dialect: Dialect, now: number, scope: { occurrenceId?: string | null; voucherId?: string | null }): Promise<number> {
+  let query = q.selectFrom('space_holds').selectAll().where('status', '=', 'held').where('expires_at', '<=', now);
+  if (scope.occurrenceId) query = query.where('occurrence_id', '=', scope.occurrenceId);
+  else if (scope.voucherId) query = query.where('occurrence_id', 'is', null).where('voucher_id', '=', scope.voucherId);
+  else return 0;
+  const expired = await query.orderBy('id').limit(500).execute();
+  if (expired.length === 0) return 0;
+  const vouchers = [...new Set(expired.map((h) => h.voucher_id).filter((v): v is string => !!v))].sort();
+  for (const v of vouchers) if (v !== scope.voucherId) await lockVoucher(q, dialect, v);
+  let released = 0;
+  for (const hold of expired) if (await releaseRow(q, hold, now)) released++;
+  return released;
+}
+
+/**
+ * Every expired hold, occurrence by occurrence, each in its own short transaction (for a periodic job or
+ * a test); the checkout itself only sweeps lazily.
+ */
+export async function sweepAllExpiredHolds(db: Q, dialect: Dialect, now: number): Promise<number> {
+  const scopes = await db
+    .selectFrom('space_holds')
+    .select(['occurrence_id', 'voucher_id'])
+    .where('status', '=', 'held')
+    .where('expires_at', '<=', now)
+    .groupBy(['occurrence_id', 'voucher_id'])
+    .execute();
+  let released = 0;
+  for (const scope of scopes) {
+    released += await db.transaction().execute(async (tx) => {
+      if (scope.occurrence_id) await lockOccurrence(tx, dialect, scope.occurrence_id);
+      else if (scope.voucher_id) await lockVoucher(tx, dialect, scope.voucher_id);
+      return sweepExpired(tx, dialect, now, { occurrenceId: scope.occurrence_id, voucherId: scope.voucher_id });
+    });
+  }
+  return released;
+}
+
+export async function currentHold(q: Q, checkoutId: string): Promise<SpaceHoldRow | undefined> {
+  return q.selectFrom('space_holds').selectAll().where('checkout_id', '=', checkoutId).executeTakeFirst();
+}
+
+/**
+ * Takes (or renews) the checkout's hold: locks, sweeps expired holds, gives back the checkout's own previous
+ * hold, then takes the spaces and the voucher use with the guarded updates. Throws nothing: returns the
+ * failure so the caller can answer with the right problem (and the transaction rolls back).
+ */
+export async function acquireHold(
+  q: Q,
+  dialect: Dialect,
+  input: { checkoutId: string; now: number; ttlSeconds: number } & HoldRequest,
+): Promise<{ ok: true; hold: SpaceHoldRow } | { ok: false; failure: HoldFailure }> {
+  const { checkoutId, now } = input;
+  const existing = await currentHold(q, checkoutId);
+  const occurrences = [input.occurrenceId, existing?.occurrence_id].filter((v): v is string => !!v);
+  for (const o of [...new Set(occurrences)].sort()) await lockOccurrence(q, dialect, o);
+  const vouchers = [input.voucherId, existing?.voucher_id].filter((v): v is string => !!v);
+  for (const v of [...new Set(vouchers)].sort()) await lockVoucher(q, dialect, v);
+  if (input.occurrenceId) await sweepExpired(q, dialect, now, { occurrenceId: input.occurrenceId });
+  else if (input.voucherId) await sweepExpired(q, dialect, now, { voucherId: input.voucherId });
+  const fresh = existing ? await currentHold(q, checkoutId) : undefined;
+  if (fresh && fresh.status === 'held') {
+    const same = (fresh.occurrence_id ?? null) === (input.spaces > 0 ? input.occurrenceId : null)
+      && Number(fresh.spaces) === (input.occurrenceId ? input.spaces : 0) && (fresh.voucher_id ?? null) === input.voucherId;
+    if (same) {
+      // Renewing the same hold only moves its expiry.
+      await q.updateTable('space_holds').set({ expires_at: now + input.ttlSeconds, updated_at: now }).where('id', '=', fresh.id).execute();
+      return { ok: true, hold: { ...fresh, expires_at: now + input.ttlSeconds, updated_at: now } };
+    }
+    await releaseRow(q, fresh, now);
+  }
+
+  if (input.occurrenceId && input.spaces > 0) {
+    await ensureAvailableSpaces(q, input.occurrenceId);
+    const res = await q
+      .updateTable('occurrences')
+      .set({ available_spaces: sql<number>`available_spaces - ${input.spaces}` })
+      .where('id', '=', input.occurrenceId)
+      .where('available_spaces', '>=', input.spaces)
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) === 0) {
+      const row = await q.selectFrom('occurrences').select('available_spaces').where('id', '=', input.occurrenceId).executeTakeFirst();
+      return { ok: false, failure: { kind: 'spaces', available: Math.max(0, Number(row?.available_spaces ?? 0)) } };
+    }
+  }
+  if (input.voucherId) {
+    const res = await q
+      .updateTable('vouchers')
+      .set({ uses: sql<number>`uses + 1` })
+      .where('id', '=', input.voucherId)
+      .where((eb) => eb.or([eb('max_uses', 'is', null), eb('uses', '<', eb.ref('max_uses'))]))
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) === 0) return { ok: false, failure: { kind: 'voucher' } };
+  }
+  const values = {
+    occurrence_id: input.occurrenceId,
+    spaces: input.occurrenceId ? input.spaces : 0,
+    voucher_id: input.voucherId,
+    status: 'held' as const,
+    expires_at: now + input.ttlSeconds,
+    updated_at: now,
+  };
+  if (existing) {
+    await q.updateTable('space_holds').set(values).where('id', '=', existing.id).execute();
+    return { ok: true, hold: { ...existing, ...values } };
+  }
+  const hold = { id: newId('hold'), checkout_id: checkoutId, created_at: now, ...values };
+  await q.insertInto('space_holds').values(hold).execute();
+  return { ok: true, hold };
+}
+
+/** Gives back the checkout's hold if it is still held (go back, abandon). */
+export async function releaseHold(q: Q, dialect: Dialect, checkoutId: string, now: number): Promise<boolean> {
+  const hold = await currentHold(q, checkoutId);
+  if (!hold || hold.status !== 'held') return false;
+  if (hold.occurrence_id) await lockOccurrence(q, dialect, hold.occurrence_id);
+  if (hold.voucher_id) await lockVoucher(q, dialect, hold.voucher_id);
+  return releaseRow(q, hold, now);
+}
+
+/** Makes the hold permanent (the outcome was recorded). True when this call committed it. */
+export async function commitHold(q: Q, holdId: string, now: number): Promise<boolean> {
+  const res = await q
+    .updateTable('space_holds')
+    .set({ status: 'committed', updated_at: now })
+    .where('id', '=', holdId)
+    .where('status', '=', 'held')
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}

@@ -1,0 +1,60 @@
+/**
+ * The checkout (spec 7 "Checkout", issue 5):
+ *   POST /api/checkout/initialise/{booking|order|request|date-booking-request|group-booking-request|booking-application}
+ *        {checkoutId, courseId, origin, bookedOnURL, utms, occurrenceId?} → the checkout state
+ *   GET  /api/checkout/{checkoutId} → the checkout state
+ *   POST /api/checkout/{checkoutId}/submit-response {action, payload} → the new checkout state
+ *   POST /api/checkout/{checkoutId}/abandon → the state (status "abandoned"; held spaces given back)
+ */
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { AppEnv } from '../app.ts';
+import { parseParams } from '../http/parse.ts';
+import { ProblemError, problems } from '../../src/domain/problems.ts';
+import { flowFromSlug } from '../../src/domain/checkout/flows.ts';
+import { abandonCheckout, getCheckout, initialiseCheckout, submitResponse } from '../checkout/engine.ts';
+
+const idParams = z.object({ checkoutId: z.string().min(1).max(200) });
+
+async function jsonBody(c: { req: { json(): Promise<unknown> } }): Promise<unknown> {
+  try {
+    return await c.req.json();
+  } catch {
+    throw new ProblemError(problems.validation([{ key: 'body', message: 'must be a JSON object' }]));
+  }
+}
+
+export function checkoutRoutes() {
+  const app = new Hono<AppEnv>();
+
+  app.post('/checkout/initialise/:flow', async (c) => {
+    const flow = flowFromSlug(c.req.param('flow'));
+    if (!flow) throw new ProblemError(problems.notFound('No such checkout flow'));
+    const state = await initialiseCheckout(c.var.deps, c.var.user, flow, await jsonBody(c));
+    c.header('cache-control', 'no-store');
+    return c.json(state, 201);
+  });
+
+  app.post('/checkout/:checkoutId/submit-response', async (c) => {
+    const { checkoutId } = parseParams(c, idParams);
+    const state = await submitResponse(c.var.deps, c.var.user, checkoutId, await jsonBody(c));
+    c.header('cache-control', 'no-store');
+    return c.json(state);
+  });
+
+  app.post('/checkout/:checkoutId/abandon', async (c) => {
+    const { checkoutId } = parseParams(c, idParams);
+    const state = await abandonCheckout(c.var.deps, c.var.user, checkoutId);
+    c.header('cache-control', 'no-store');
+    return c.json(state);
+  });
+
+  // Checkout ids are chk_ + 32 hex digits, so /checkout/payment-options and friends never match here.
+  app.get('/checkout/:checkoutId{chk_[0-9a-f]{32}}', async (c) => {
+    const state = await getCheckout(c.var.deps, c.var.user, c.req.param('checkoutId'));
+    c.header('cache-control', 'no-store');
+    return c.json(state);
+  });
+
+  return app;
+}

@@ -1,0 +1,78 @@
+/**
+ * POST /api/custom/get-checkout-summary (spec 7) →
+ *   {summary_items{offerSummary, addOnSummary, discountSummary, voucherSummary, vatSummary, extraSummary},
+ *    platform_fee, fees_absorbed, vat_amount, subtotal, total_cost, currency, pricing_hidden}
+ * Body: {course_ref, occurrence_ref, voucher_ref, offers[{_id, quantity}], add_ons[{_id, quantity}], origin,
+ *        payment_method, extras[{label, cost, quantity}]}. All amounts in pence. Prices come from the catalogue;
+ * an extra must be one of the course's duration options (its label or duration text, and its extra_cost).
+ */
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { AppEnv } from '../app.ts';
+import { parseJson } from '../http/parse.ts';
+import { ProblemError, problems, type ProblemProperty } from '../../src/domain/problems.ts';
+import { loadCourseCatalogue, loadOccurrence } from '../../db/queries/checkout.ts';
+import { costOf, durationLabel } from '../checkout/context.ts';
+import { checkVoucher } from '../checkout/vouchers.ts';
+import { invalidVoucherProblem } from '../../src/domain/checkout/problems.ts';
+import { defaultFlowForCourseType, type Flow } from '../../src/domain/checkout/flows.ts';
+import { checkoutDurationText } from '../../src/domain/time.ts';
+
+const line = z.object({ _id: z.string().min(1).max(200), quantity: z.number().int().min(0).max(10_000) });
+const body = z.object({
+  course_ref: z.string().min(1).max(200),
+  occurrence_ref: z.string().max(200).nullable().optional(),
+  voucher_ref: z.string().max(200).nullable().optional(),
+  offers: z.array(line).max(100).optional().default([]),
+  add_ons: z.array(line).max(100).optional().default([]),
+  origin: z.enum(['marketplace', 'embed', 'landing_page']).optional().default('marketplace'),
+  payment_method: z.string().max(50).nullable().optional(),
+  extras: z.array(z.object({ label: z.string().max(200), cost: z.number().int().min(0), quantity: z.number().int().min(0).max(10_000) })).max(10).optional().default([]),
+});
+
+export function costSummaryRoutes() {
+  const app = new Hono<AppEnv>();
+  app.post('/custom/get-checkout-summary', async (c) => {
+    const input = await parseJson(c, body);
+    const { db, now } = c.var.deps;
+    const cat = await loadCourseCatalogue(db, input.course_ref);
+    if (!cat || !cat.course.published) throw new ProblemError(problems.notFound('No such course'));
+    const occ = input.occurrence_ref ? await loadOccurrence(db, input.occurrence_ref, cat) : null;
+    if (input.occurrence_ref && !occ) throw new ProblemError(problems.validation([{ key: 'occurrence_ref', name: 'Occurrence', message: 'is not one of this course\u2019s dates' }]));
+    const flow: Flow = occ ? 'booking' : defaultFlowForCourseType(cat.course.type);
+    const offers = occ ? occ.offers : cat.offers;
+    const addOns = occ ? occ.addOns : cat.addOns;
+    const properties: ProblemProperty[] = [];
+    input.offers.forEach((l, i) => {
+      if (!offers.some((o) => o.id === l._id)) properties.push({ key: `offers.${i}._id`, name: 'Offer', message: 'is not one of this course\u2019s offers' });
+    });
+    input.add_ons.forEach((l, i) => {
+      if (!addOns.some((a) => a.id === l._id)) properties.push({ key: `add_ons.${i}._id`, name: 'Add-on', message: 'is not one of this course\u2019s add-ons' });
+    });
+    const options = cat.course.duration_pricing ?? [];
+    input.extras.forEach((e, i) => {
+      const match = options.find((o) => (o.extra_cost ?? 0) === e.cost
+        && [o.label, durationLabel(o.duration), o.duration ? checkoutDurationText(o.duration) : null].includes(e.label));
+      if (!match) properties.push({ key: `extras.${i}`, name: 'Duration', message: 'is not one of this course\u2019s durations' });
+    });
+    if (properties.length) throw new ProblemError(problems.validation(properties));
+    let voucher = null;
+    if (input.voucher_ref) {
+      const check = await checkVoucher(db, { educatorId: cat.educator.id, courseId: cat.course.id, codeOrId: input.voucher_ref, now: now() });
+      if (!check.ok) throw new ProblemError(invalidVoucherProblem(check.reason));
+      voucher = { code: check.voucher.code, kind: check.voucher.kind, amount: Number(check.voucher.amount) };
+    }
+    const summary = costOf(
+      { cat, occ, flow },
+      {
+        offers: input.offers.map((l) => ({ offerId: l._id, quantity: l.quantity })),
+        addOns: input.add_ons.map((l) => ({ addonId: l._id, quantity: l.quantity })),
+        extras: input.extras,
+      },
+      voucher,
+    );
+    c.header('cache-control', 'no-store');
+    return c.json({ ...summary, pricing_hidden: !!cat.educator.feature_flags?.hide_pricing && input.origin !== 'marketplace' });
+  });
+  return app;
+}

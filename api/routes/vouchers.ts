@@ -1,0 +1,34 @@
+/**
+ * POST /api/vouchers/validate {code, course_ref, educator_ref, origin} → {voucher_id, code, kind, amount}
+ * (spec 7). Failures are checkout/invalid-voucher problems ("Invalid Voucher" + why). The use itself is
+ * held with the spaces when the learner reaches Payment and committed with the outcome.
+ */
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { AppEnv } from '../app.ts';
+import { parseJson } from '../http/parse.ts';
+import { ProblemError } from '../../src/domain/problems.ts';
+import { checkVoucher } from '../checkout/vouchers.ts';
+import { invalidVoucherProblem } from '../../src/domain/checkout/problems.ts';
+
+const body = z.object({
+  code: z.string().min(1).max(200),
+  course_ref: z.string().min(1).max(200),
+  educator_ref: z.string().min(1).max(200),
+  origin: z.enum(['marketplace', 'embed', 'landing_page']).optional(),
+});
+
+export function vouchersRoutes() {
+  const app = new Hono<AppEnv>();
+  app.post('/vouchers/validate', async (c) => {
+    const input = await parseJson(c, body);
+    const { db, now } = c.var.deps;
+    const course = await db.selectFrom('courses').select(['id']).where('id', '=', input.course_ref).where('educator_id', '=', input.educator_ref).executeTakeFirst();
+    if (!course) throw new ProblemError(invalidVoucherProblem('wrongCourse'));
+    const check = await checkVoucher(db, { educatorId: input.educator_ref, courseId: course.id, codeOrId: input.code, now: now() });
+    if (!check.ok) throw new ProblemError(invalidVoucherProblem(check.reason));
+    const v = check.voucher;
+    return c.json({ voucher_id: v.id, code: v.code, kind: v.kind, amount: Number(v.amount), currency: v.currency });
+  });
+  return app;
+}

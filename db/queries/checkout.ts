@@ -1,0 +1,162 @@
+/**
+ * Catalogue reads of the checkout: a course with its educator, offers, add-ons, forms and payment
+ * options. Every function takes a query handle, so it can run inside the checkout's transaction.
+ */
+import type { Kysely, Selectable } from 'kysely';
+import type { AddOnsTable, Course, Database, Educator, Occurrence, OffersTable } from '../schema.ts';
+import type { FormDefinition, FormField, FormValidation } from '../../src/domain/checkout/validation.ts';
+import { DEFAULT_FORM_REF, SYSTEM_FIELD_IDS, SYSTEM_FIELD_LABELS, defaultForm } from '../../src/domain/checkout/validation.ts';
+import type { PaymentOptions } from '../../src/domain/checkout/paymentMethods.ts';
+import { DEFAULT_PAYMENT_OPTIONS } from '../../src/domain/checkout/paymentMethods.ts';
+
+export type Q = Kysely<Database>;
+export type OfferRow = Selectable<OffersTable>;
+export type AddOnRow = Selectable<AddOnsTable>;
+
+export interface CheckoutCatalogue {
+  course: Course;
+  educator: Educator;
+  /** Course-wide offers and add-ons (occurrence_id null), in position order. */
+  offers: OfferRow[];
+  addOns: AddOnRow[];
+  feesAbsorbed: boolean;
+}
+
+export async function loadCourseCatalogue(q: Q, courseId: string): Promise<CheckoutCatalogue | null> {
+  const course = await q.selectFrom('courses').selectAll().where('id', '=', courseId).executeTakeFirst();
+  if (!course) return null;
+  const educator = await q.selectFrom('educators').selectAll().where('id', '=', course.educator_id).executeTakeFirst();
+  if (!educator) return null;
+  const [offers, addOns, fee] = await Promise.all([
+    q.selectFrom('offers').selectAll().where('course_id', '=', courseId).where('occurrence_id', 'is', null).orderBy('position').orderBy('id').execute(),
+    q.selectFrom('add_ons').selectAll().where('course_id', '=', courseId).where('occurrence_id', 'is', null).orderBy('position').orderBy('id').execute(),
+    q.selectFrom('educator_fee_settings').select('fees_absorbed').where('educator_id', '=', educator.id).executeTakeFirst(),
+  ]);
+  return { course, educator, offers, addOns, feesAbsorbed: fee ? fee.fees_absorbed : true };
+}
+
+export interface OccurrenceCatalogue {
+  occurrence: Occurrence;
+  /** The occurrence's own offers and add-ons, or the course's when it has none. */
+  offers: OfferRow[];
+  addOns: AddOnRow[];
+}
+
+export async function loadOccurrence(q: Q, occurrenceId: string, catalogue: CheckoutCatalogue): Promise<OccurrenceCatalogue | null> {
+  const occurrence = await q
+    .selectFrom('occurrences')
+    .selectAll()
+    .where('id', '=', occurrenceId)
+    .where('course_id', '=', catalogue.course.id)
+    .executeTakeFirst();
+  if (!occurrence) return null;
+  const [offers, addOns] = await Promise.all([
+    q.selectFrom('offers').selectAll().where('occurrence_id', '=', occurrenceId).orderBy('position').orderBy('id').execute(),
+    q.selectFrom('add_ons').selectAll().where('occurrence_id', '=', occurrenceId).orderBy('position').orderBy('id').execute(),
+  ]);
+  return {
+    occurrence,
+    offers: offers.length > 0 ? offers : catalogue.offers,
+    addOns: addOns.length > 0 ? addOns : catalogue.addOns,
+  };
+}
+
+/** Spec 3 "Form" in the API's shape; the three system fields are always present (first, in order). */
+export async function loadForm(q: Q, formId: string | null | undefined): Promise<(FormDefinition & { _id: string; name: string }) | null> {
+  const id = formId || DEFAULT_FORM_REF;
+  const form = await q.selectFrom('forms').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!form) {
+    if (id !== DEFAULT_FORM_REF) return null;
+    return { _id: id, name: 'Default form', ...defaultForm() };
+  }
+  const [fields, validations] = await Promise.all([
+    q.selectFrom('form_fields').selectAll().where('form_id', '=', id).orderBy('position').orderBy('id').execute(),
+    q.selectFrom('form_validations').selectAll().where('form_id', '=', id).orderBy('field_ref').execute(),
+  ]);
+  const mapped: FormField[] = fields.map((f) => ({
+    _id: f.id,
+    label: f.label,
+    description: f.description,
+    data_type: f.data_type,
+    items: f.items,
+    educator_ref: f.educator_ref,
+    created_at: Number(f.created_at),
+    updated_at: Number(f.updated_at),
+  }) as FormField);
+  const present = new Set(mapped.map((f) => f._id));
+  const system = defaultForm().fields.filter((f) => !present.has(f._id));
+  const ordered = [
+    ...SYSTEM_FIELD_IDS.map((sid) => mapped.find((f) => f._id === sid) ?? system.find((f) => f._id === sid)!).map((f) => ({
+      ...f, label: f.label || SYSTEM_FIELD_LABELS[f._id as keyof typeof SYSTEM_FIELD_LABELS],
+    })),
+    ...mapped.filter((f) => !(SYSTEM_FIELD_IDS as string[]).includes(f._id)),
+  ];
+  const mappedValidations: FormValidation[] = validations.map((v) => ({ field_ref: v.field_ref, condition: v.condition, value: decodeValidationValue(v.value_json) }));
+  return { _id: form.id, name: form.name, fields: ordered, validations: mappedValidations };
+}
+
+/**
+ * value_json is JSON text ('true'); the codec parses only objects and arrays, and a boolean written through
+ * the SQLite codec reads back as 1. Both read as the JSON value, with 1/0 as true/false.
+ */
+export function decodeValidationValue(raw: unknown): unknown {
+  let value = raw;
+  if (typeof raw === 'string') {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      value = raw;
+    }
+  }
+  if (value === 1) return true;
+  if (value === 0) return false;
+  return value;
+}
+
+export interface ResolvedPaymentOptions extends PaymentOptions {
+  /** Days until an invoice is due. */
+  invoice_due_days: number;
+}
+
+/** Spec 7: the course's own options, else the educator's, else card only. */
+export async function loadPaymentOptions(q: Q, educatorId: string, courseId: string | null): Promise<ResolvedPaymentOptions> {
+  const rows = await q
+    .selectFrom('payment_options')
+    .selectAll()
+    .where('educator_id', '=', educatorId)
+    .where((eb) => (courseId ? eb.or([eb('course_id', '=', courseId), eb('course_id', 'is', null)]) : eb('course_id', 'is', null)))
+    .execute();
+  const row = rows.find((r) => courseId && r.course_id === courseId) ?? rows.find((r) => r.course_id === null);
+  if (!row) return { ...structuredClone(DEFAULT_PAYMENT_OPTIONS), invoice_due_days: 14 } as ResolvedPaymentOptions;
+  return {
+    card: { enabled: row.card_enabled },
+    paypal: { enabled: row.paypal_enabled },
+    klarna: { enabled: row.klarna_enabled },
+    invoice: { enabled: row.invoice_enabled },
+    manual: { enabled: row.manual_enabled, label: row.manual_label, message: row.manual_message },
+    invoice_due_days: Number(row.invoice_due_days ?? 14),
+  };
+}
+
+export async function loadLocations(q: Q, ids: readonly string[]): Promise<{ _id: string; formatted: string; city: string; name: string | null }[]> {
+  if (ids.length === 0) return [];
+  const rows = await q.selectFrom('locations').select(['id', 'formatted', 'city', 'name']).where('id', 'in', [...ids]).execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => {
+    const r = byId.get(id);
+    return r ? [{ _id: r.id, formatted: r.formatted, city: r.city, name: r.name }] : [];
+  });
+}
+
+/** Busy intervals of an educator (calendar-based request bookings and any dated booking with times). */
+export async function educatorBusyIntervals(q: Q, educatorId: string, from: number, to: number): Promise<{ from: number; to: number }[]> {
+  const rows = await q
+    .selectFrom('bookings')
+    .select(['start_datetime', 'end_datetime'])
+    .where('educator_id', '=', educatorId)
+    .where('occurrence_id', 'is', null)
+    .where('start_datetime', '<', to)
+    .where('end_datetime', '>', from)
+    .execute();
+  return rows.map((r) => ({ from: Number(r.start_datetime), to: Number(r.end_datetime) }));
+}

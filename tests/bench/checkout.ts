@@ -1,0 +1,182 @@
+/**
+ * npm run bench:checkout — complete booking checkouts against a running server, at 50 and 200 concurrent
+ * learners. Prints completed checkouts per second, p50/p99 latency of submit-response, and the number of
+ * oversold spaces (which must be 0). Figures only, no assertions on time.
+ *
+ * By default it starts the real server (`tsx api/server.ts`, API only) as a separate process on a fresh
+ * SQLite file, so the load generator and the server do not share an event loop. BENCH_DATABASE_URL=postgres://…/postgres
+ * runs it on a fresh PostgreSQL database instead (created and dropped). Each checkout is:
+ *   initialise (with the occurrence) → pricing options picked → contact details filled (the hold)
+ *   → payment method selected (card) → the test provider confirms 4242… → payment was successful.
+ * Each occurrence has fewer spaces than the checkouts aimed at it, so the last ones meet "sold out".
+ * Env: BENCH_LEVELS=50,200  BENCH_CHECKOUTS_PER_LEARNER=3  BENCH_FILL=0.9 (spaces per attempted checkout).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import { openDb, type Db } from '../../db/client.ts';
+import { migrateToLatest } from '../../db/migrate.ts';
+import { seedCheckoutCatalogue, IDS, OFFERS, contactPayload, CARDS } from '../api/checkout-fixtures.ts';
+import { signUpAndLogin } from '../helpers/auth.ts';
+import type { TestServer } from '../helpers/server.ts';
+
+const LEVELS = (process.env.BENCH_LEVELS ?? '50,200').split(',').map(Number).filter((n) => n > 0);
+const PER_LEARNER = Number(process.env.BENCH_CHECKOUTS_PER_LEARNER ?? 3);
+const FILL = Number(process.env.BENCH_FILL ?? 0.9);
+
+async function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const srv = createServer();
+    srv.once('error', fail);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      srv.close(() => ok(port));
+    });
+  });
+}
+
+async function startServerProcess(databaseUrl: string, port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : []), '--import', 'tsx', 'api/server.ts'], {
+    env: {
+      ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), BIND_HOST: '127.0.0.1', PUBLIC_HOST: `127.0.0.1:${port}`,
+      DIST_DIR: join(tmpdir(), 'no-dist-for-bench'), LOG_LEVEL: 'error', RATE_LIMIT_LOGIN_PER_IP: '1000000', RATE_LIMIT_LOGIN_PER_EMAIL: '1000000',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/api/health`);
+      if (res.ok) return child;
+    } catch {
+      /* not up yet */
+    }
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill();
+  throw new Error('server did not start');
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+interface Learner { cookie: string; email: string }
+
+async function run(): Promise<void> {
+  const pgBase = process.env.BENCH_DATABASE_URL;
+  const tmp = mkdtempSync(join(tmpdir(), 'bench-checkout-'));
+  let databaseUrl = join(tmp, 'bench.sqlite');
+  let dropDatabase: (() => Promise<void>) | null = null;
+  if (pgBase) {
+    const name = `bench_checkout_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: pgBase });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const url = new URL(pgBase);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+    dropDatabase = async () => {
+      const c = new pg.Client({ connectionString: pgBase });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    };
+  }
+  const db: Db = openDb({ url: databaseUrl });
+  await migrateToLatest(db);
+  const now = Math.floor(Date.now() / 1000);
+  await seedCheckoutCatalogue(db, now);
+  const port = await freePort();
+  const child = await startServerProcess(databaseUrl, port);
+  const base = `http://127.0.0.1:${port}`;
+  const server = { url: base, db } as unknown as TestServer;
+  try {
+    const maxLearners = Math.max(...LEVELS);
+    process.stdout.write(`Signing up ${maxLearners} learners… `);
+    const learners: Learner[] = [];
+    for (let i = 0; i < maxLearners; i += 20) {
+      const batch = await Promise.all(Array.from({ length: Math.min(20, maxLearners - i) }, () => signUpAndLogin(server)));
+      learners.push(...batch.map((b) => ({ cookie: b.cookie, email: b.user.email })));
+    }
+    console.log('done.');
+    console.log(`Database: ${pgBase ? 'postgres' : 'sqlite'} · server: separate process on ${base} · ${PER_LEARNER} checkouts per learner\n`);
+    console.log('learners  attempted  completed  sold-out  errors  seconds  checkouts/s  submit p50  submit p99  spaces  oversold');
+
+    for (const level of LEVELS) {
+      const attempts = level * PER_LEARNER;
+      const capacity = Math.floor(attempts * FILL);
+      const occurrenceId = `occ_bench_${level}`;
+      await db.insertInto('occurrences').values({
+        id: occurrenceId, course_id: IDS.raceCourse, visibility: 'public', start_datetime: now + 30 * 86400, end_datetime: now + 30 * 86400 + 7200,
+        timezone: 'Europe/London', delivery: 'in-person', address: null, spaces: capacity, available_spaces: capacity, parent_ref: null, individually_bookable: true,
+      }).execute();
+      const latencies: number[] = [];
+      let completed = 0;
+      let soldOut = 0;
+      let errors = 0;
+
+      const call = async (learner: Learner, path: string, body: unknown, measure: boolean) => {
+        const t0 = performance.now();
+        const res = await fetch(`${base}/api${path}`, {
+          method: 'POST', headers: { origin: base, cookie: learner.cookie, 'content-type': 'application/json' }, body: JSON.stringify(body),
+        });
+        const json = await res.json();
+        if (measure) latencies.push(performance.now() - t0);
+        return { status: res.status, body: json };
+      };
+      const submit = (learner: Learner, id: string, action: string, payload: unknown = {}) =>
+        call(learner, `/checkout/${id}/submit-response`, { action, payload }, true);
+
+      const checkout = async (learner: Learner): Promise<void> => {
+        const init = await call(learner, '/checkout/initialise/booking', { checkoutId: null, courseId: IDS.raceCourse, occurrenceId, origin: 'marketplace', bookedOnURL: null, utms: {} }, false);
+        if (init.status !== 201) { errors++; return; }
+        const id = init.body._id;
+        const picked = await submit(learner, id, 'pricing options picked', { selectedOffers: [{ offerId: OFFERS.race, quantity: 1 }], selectedAddons: [] });
+        if (picked.status !== 200) { if (picked.body.detail === 'Spaces are sold out') soldOut++; else errors++; return; }
+        const contact = await submit(learner, id, 'contact details filled', contactPayload(learner.email));
+        if (contact.status !== 200) { if (contact.body.detail === 'Spaces are sold out') soldOut++; else errors++; return; }
+        const method = await submit(learner, id, 'payment method selected', { paymentMethod: 'card' });
+        if (method.status !== 200) { errors++; return; }
+        const payment = method.body.stepState.payment.state;
+        const confirmed = await call(learner, `/test-payments/${payment.paymentId}/confirm`, { card_number: CARDS.success, client_secret: payment.clientSecret }, false);
+        if (confirmed.status !== 200) { errors++; return; }
+        const done = await submit(learner, id, 'payment was successful', {});
+        if (done.status === 200 && done.body.bookingId) completed++;
+        else errors++;
+      };
+
+      const t0 = performance.now();
+      await Promise.all(learners.slice(0, level).map(async (learner) => {
+        for (let k = 0; k < PER_LEARNER; k++) await checkout(learner);
+      }));
+      const seconds = (performance.now() - t0) / 1000;
+      const booked = await db.selectFrom('bookings').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('spaces'), eb.lit(0)).as('spaces')).where('occurrence_id', '=', occurrenceId).executeTakeFirstOrThrow();
+      const left = await db.selectFrom('occurrences').select('available_spaces').where('id', '=', occurrenceId).executeTakeFirstOrThrow();
+      const bookedSpaces = Number(booked.spaces);
+      const oversold = Math.max(0, bookedSpaces - capacity) + Math.max(0, -Number(left.available_spaces));
+      latencies.sort((a, b) => a - b);
+      console.log(
+        `${String(level).padStart(8)}  ${String(attempts).padStart(9)}  ${String(completed).padStart(9)}  ${String(soldOut).padStart(8)}  ${String(errors).padStart(6)}  ` +
+        `${seconds.toFixed(2).padStart(7)}  ${(completed / seconds).toFixed(1).padStart(11)}  ${`${percentile(latencies, 50).toFixed(1)} ms`.padStart(10)}  ` +
+        `${`${percentile(latencies, 99).toFixed(1)} ms`.padStart(10)}  ${`${bookedSpaces}/${capacity}`.padStart(6)}  ${String(oversold).padStart(8)}`,
+      );
+    }
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    await db.destroy();
+    if (dropDatabase) await dropDatabase();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+await run();
