@@ -43,11 +43,19 @@ export function shortBio(vertical: Vertical, city: City): string {
 export function mediumBio(rng: Random, name: string, vertical: Vertical, city: City): string {
   const [a, b] = rng.sample(vertical.blurbs, 2);
   return `<p><strong>${esc(name)}</strong> is based in ${esc(city.name)}. ${esc(a)}</p><p>${esc(b)} `
+    + 'Every course is designed to be practical, sociable and good value. '
     + 'Browse our dates below, or get in touch if you would like a private session for a group.</p>';
 }
 
+const INTROS = [
+  'A practical, friendly {word} for anyone who wants to learn properly.',
+  'Learn by doing in this hands-on {word}, taught by people who love their craft.',
+  'Our most popular {word}, refined over many years of teaching.',
+  'A relaxed {word} with plenty of individual attention.',
+];
+
 export function courseDescription(
-  rng: Random, vertical: Vertical, name: string, keyword: string | null, level: string | null,
+  rng: Random, vertical: Vertical, keyword: string | null, level: string | null,
 ): string {
   const word = keyword ?? 'course';
   const outcomes = rng.sample(vertical.outcomes, 3).map((o) => `<li>${esc(capitalise(o))}</li>`).join('');
@@ -55,7 +63,7 @@ export function courseDescription(
     ? `This ${esc(word)} is pitched at <strong>${esc(level.toLowerCase())}</strong> level.`
     : `This ${esc(word)} is open to <strong>all levels</strong>, including complete beginners.`;
   return [
-    `<p>${esc(name)}: ${esc(rng.pick(vertical.blurbs))}</p>`,
+    `<p>${esc(rng.pick(INTROS).replace('{word}', word))} ${esc(rng.pick(vertical.blurbs))}</p>`,
     `<p><strong>By the end you will be able to:</strong></p>`,
     `<ul>${outcomes}</ul>`,
     `<p>${who} ${esc(rng.pick(vertical.blurbs))}</p>`,
