@@ -32,6 +32,7 @@ import { complete, enterPayment, holdForSelection } from './outcomes.ts';
 import { currentHold, releaseHold, sweepAllExpiredHolds } from './holds.ts';
 import { newCheckoutId, newId, documentToken } from './ids.ts';
 import { providerFor, providerNamed } from '../payments/index.ts';
+import { isWalletProvider } from '../payments/registry.ts';
 import { isPaymentSuccessful, type PaymentEvent, type ProviderPayment } from '../payments/types.ts';
 import { notifyOutcome } from './notify.ts';
 
@@ -225,7 +226,12 @@ async function preparePayment(deps: Deps, id: string, action: ActionName, payloa
   if (action === 'payment was successful') {
     if (!row.payment_id || !row.payment_provider) return {};
     const provider = providerNamed(deps, row.payment_provider);
-    const payment = provider ? await provider.retrievePayment(row.payment_id) : null;
+    // A wallet order is approved in the browser and becomes money only when we capture it (spec 4: COMPLETED).
+    const payment = !provider
+      ? null
+      : isWalletProvider(provider)
+        ? await provider.capturePayment(row.payment_id, { checkoutId: row.id, amount: row.total_cost ?? undefined, currency: row.currency })
+        : await provider.retrievePayment(row.payment_id);
     return payment ? { payment, provider: row.payment_provider, refundOnFailure: isPaymentSuccessful(payment.status) } : {};
   }
   return {};
@@ -423,6 +429,8 @@ async function selectPaymentMethod(ctx: Ctx, method: PaymentMethod, prepared: Pr
       .onConflict((oc) => oc.columns(['provider', 'provider_payment_id']).doNothing())
       .execute();
     state.clientSecret = payment.clientSecret;
+    // Stripe payments live on the educator's connected account; Stripe.js needs it to confirm them.
+    state.connectedAccountId = (payment as { accountId?: string | null }).accountId ?? null;
     state.paymentId = payment.id;
     state.paymentStatus = payment.status;
     if (method === 'paypal') state.paypalOrderId = payment.id;

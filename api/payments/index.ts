@@ -1,10 +1,11 @@
 /**
- * Which payment provider handles card payments: the built-in test provider by default. The next
- * issue adds Stripe (when STRIPE_SECRET_KEY is set) and PayPal here, behind the same interface.
+ * Which payment provider handles a payment method: the built-in test provider by default, Stripe for card and
+ * pay-later when STRIPE_SECRET_KEY is set, PayPal (or the test wallet) for the wallet method (registry.ts).
  */
 import type { Deps } from '../app.ts';
 import type { PaymentProvider } from './types.ts';
 import { TestPaymentProvider } from './test-provider.ts';
+import { paymentProviderFor, paymentProviderNamed } from './registry.ts';
 
 const testProviders = new WeakMap<object, TestPaymentProvider>();
 
@@ -18,12 +19,12 @@ export function testProvider(deps: Pick<Deps, 'db' | 'now'>): TestPaymentProvide
   return provider;
 }
 
-/** The provider for a payment method ('card', 'paypal', 'klarna'); all go to the test provider for now. */
-export function providerFor(deps: Pick<Deps, 'db' | 'now'>, _method: string): PaymentProvider {
-  return testProvider(deps);
+/** The provider for a payment method ('card', 'paypal', 'klarna') under this configuration. */
+export function providerFor(deps: Pick<Deps, 'db' | 'now' | 'config'>, method: string): PaymentProvider {
+  return paymentProviderFor(deps, method) ?? testProvider(deps);
 }
 
 /** The provider that created a stored payment, by its name. */
-export function providerNamed(deps: Pick<Deps, 'db' | 'now'>, name: string): PaymentProvider | null {
-  return name === 'test' ? testProvider(deps) : null;
+export function providerNamed(deps: Pick<Deps, 'db' | 'now' | 'config'>, name: string): PaymentProvider | null {
+  return name === 'test' ? testProvider(deps) : paymentProviderNamed(deps, name);
 }

@@ -95,7 +95,7 @@ export class TestWalletProvider implements PaymentProvider {
     const payment = toPayment((await this.row(id))!);
     if (payment.status !== 'succeeded') throw walletError('payment_failed');
     const mismatch =
-      (expect.checkoutId !== undefined && payment.metadata.checkout_id !== expect.checkoutId) ||
+      (expect.checkoutId !== undefined && (payment.metadata.checkout_id ?? payment.metadata.checkoutId) !== expect.checkoutId) ||
       (expect.amount !== undefined && payment.amount !== expect.amount) ||
       (!!expect.currency && payment.currency !== expect.currency.toUpperCase());
     if (mismatch) throw walletError('capture_error');

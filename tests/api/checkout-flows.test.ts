@@ -266,10 +266,11 @@ describe('order flow', () => {
     res = await api.submit(id, 'order contact details filled', contactPayload(email));
     expect(res.status).toBe(200);
     expect(res.body.currentStep).toBe('payment');
+    // The wallet provider (the test wallet without PayPal keys): the order is approved in the browser and
+    // captured by the server when the learner comes back (spec 4: success only when the capture is COMPLETED).
     res = await api.submit(id, 'payment method selected', { paymentMethod: 'paypal' });
     expect(res.status).toBe(200);
-    const paid = await payWithCard(server, res.body, CARDS.success);
-    expect(paid.status).toBe(200);
+    expect(res.body.stepState.payment.state.paypalOrderId).toBeTruthy();
     res = await api.submit(id, 'payment was successful', {});
     expect(res.status).toBe(200);
     expect(res.body.orderId).toMatch(/^ORD-/);
