@@ -14,7 +14,36 @@ import { resolveSite, requestHost, type RequestSite } from './http/context.ts';
 import { findStaticFile, staticResponse } from './http/static.ts';
 import { problems } from '../src/domain/problems.ts';
 import { healthRoutes } from './routes/health.ts';
+// Checkout (issue 5).
+import { paymentOptionsRoutes } from './routes/payment-options.ts';
+import { checkoutRoutes } from './routes/checkout.ts';
+import { formsRoutes } from './routes/forms.ts';
+import { studentMetadataRoutes } from './routes/student-metadata.ts';
+import { costSummaryRoutes } from './routes/cost-summary.ts';
+import { vouchersRoutes } from './routes/vouchers.ts';
+import { availabilityRoutes } from './routes/availability.ts';
+import { bookingsRoutes } from './routes/bookings.ts';
+import { testPaymentsRoutes } from './routes/test-payments.ts';
+import { apiCors } from './http/cors.ts';
+import { reviewsRoutes } from './routes/reviews.ts';
+import { enquiriesRoutes } from './routes/enquiries.ts';
+import { locationsRoutes } from './routes/locations.ts';
+import { courseDataRoutes } from './routes/course-data.ts';
+import { searchRoutes } from './routes/search.ts';
+import { analyticsRoutes } from './routes/analytics.ts';
+import { captchaRoutes } from './routes/captcha.ts';
 import type { SessionUser } from './auth/types.ts';
+// Accounts (issue 4): session middleware, CSRF check, auth / identity / saved courses / reviews / claims / account routes.
+import { authMiddleware, requestSession } from './auth/middleware.ts';
+import { csrfProtection } from './http/csrf.ts';
+import { authRoutes } from './routes/auth.ts';
+import { identityRoutes } from './routes/identity.ts';
+import { savedCoursesRoutes } from './routes/saved-courses.ts';
+import { learnerReviewsRoutes } from './routes/learner-reviews.ts';
+import { claimsRoutes } from './routes/claims.ts';
+import { accountRoutes } from './routes/account.ts';
+// Payments (issue 6): provider webhooks (raw body, signature-verified; no Origin header, so CSRF lets them through).
+import { paymentWebhookRoutes } from './routes/payment-webhooks.ts';
 
 export interface Deps {
   db: Db;
@@ -57,9 +86,40 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
   });
 
   const api = new Hono<AppEnv>();
+  // Accounts: refuse cross-site state-changing requests, then resolve the session into c.var.user.
+  api.use('*', csrfProtection());
+  api.use('*', authMiddleware());
   // Route modules, one per resource (spec section 7). Add new ones above the catch-all.
   api.route('/', healthRoutes());
+  api.route('/', reviewsRoutes());
+  api.route('/', enquiriesRoutes());
+  api.route('/', locationsRoutes());
+  api.route('/', courseDataRoutes());
+  api.route('/', searchRoutes());
+  api.route('/', analyticsRoutes());
+  api.route('/', captchaRoutes());
+  // Accounts routes.
+  api.route('/', authRoutes());
+  api.route('/', identityRoutes());
+  api.route('/', savedCoursesRoutes());
+  api.route('/', learnerReviewsRoutes());
+  api.route('/', claimsRoutes());
+  api.route('/', accountRoutes());
+  // Payment provider webhooks.
+  api.route('/', paymentWebhookRoutes());
+  // Checkout routes (payment-options before the checkout's own /checkout/{id}).
+  api.route('/', paymentOptionsRoutes());
+  api.route('/', checkoutRoutes());
+  api.route('/', formsRoutes());
+  api.route('/', studentMetadataRoutes());
+  api.route('/', costSummaryRoutes());
+  api.route('/', vouchersRoutes());
+  api.route('/', availabilityRoutes());
+  api.route('/', bookingsRoutes());
+  api.route('/', testPaymentsRoutes());
   api.all('*', (c) => problemResponse(c, problems.notFound(), config.ERRORS_HOST));
+  // CORS for the API (api/http/cors.ts): marketplace, minisites and API_ORIGIN, with credentials.
+  app.use('/api/*', apiCors(config));
   app.route('/api', api);
 
   // Pre-rendered pages and assets.
@@ -82,9 +142,26 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
     app.all('*', async (c) => {
       const { incoming, outgoing } = c.env;
       let passed = false;
+      // Accounts: on-demand pages (login, profile, add-review…) see the signed-in user as Astro.locals.user.
+      c.set('user', (await requestSession(c))?.user ?? null);
+      // (db: the server's own handle, so on-demand pages use the same database as the API.)
+      const locals = { site: c.var.site, user: c.var.user, db: deps.db };
+      // Accounts: on a minisite host, on-demand pages live under /minisite/{slug}/… like the static ones
+      // (e.g. /{courseSlug}/add-review); host-independent pages (/login, /logout, /profile…) are tried next.
+      const slug = c.var.site.minisiteSlug;
+      if (slug && incoming.url && !incoming.url.startsWith('/minisite/')) {
+        const original = incoming.url;
+        incoming.url = `/minisite/${slug}${original.startsWith('/?') || original === '/' ? original.slice(1) : original}`;
+        let missed = false;
+        await astro(incoming, outgoing, () => {
+          missed = true;
+        }, locals);
+        incoming.url = original;
+        if (!missed || outgoing.headersSent) return RESPONSE_ALREADY_SENT;
+      }
       await astro(incoming, outgoing, () => {
         passed = true;
-      }, { site: c.var.site });
+      }, locals);
       if (passed && !outgoing.headersSent) return notFound(c);
       return RESPONSE_ALREADY_SENT;
     });

@@ -28,14 +28,40 @@ export const configSchema = z.object({
   MAIL_FROM: z.string().default('Marketplace <no-reply@localhost>'),
   /** Secret for captcha challenges and signed tokens; a fixed dev value is used when unset. */
   APP_SECRET: z.string().min(16).default('local-development-secret-change-me'),
+  /** ALTCHA proof-of-work difficulty: the secret number is below this (20 000: about 0.1 s on average in a browser, under 0.5 s on slow phones). */
+  CAPTCHA_MAX_NUMBER: z.coerce.number().int().min(1).max(10_000_000).default(20_000),
+  /** Seconds a captcha challenge stays valid after it is issued. */
+  CAPTCHA_EXPIRES_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
   STRIPE_SECRET_KEY: z.string().default(''),
   STRIPE_PUBLISHABLE_KEY: z.string().default(''),
+  /** whsec_… of the webhook endpoint(s); comma-separated for the Connect endpoint and the platform endpoint. */
   STRIPE_WEBHOOK_SECRET: z.string().default(''),
+  /** Where the Stripe SDK sends API calls (tests point it at a fake server on 127.0.0.1). */
+  STRIPE_API_BASE: z.string().url().default('https://api.stripe.com'),
   PAYPAL_CLIENT_ID: z.string().default(''),
   PAYPAL_CLIENT_SECRET: z.string().default(''),
   PAYPAL_BASE_URL: z.string().default('https://api-m.sandbox.paypal.com'),
+  /** The webhook id PayPal gave our endpoint; needed to verify PayPal webhook signatures. */
+  PAYPAL_WEBHOOK_ID: z.string().default(''),
   MAPS_API_KEY: z.string().default(''),
+  // Accounts (api/auth): sessions, cookies, password hashing and rate limits.
+  /** Session cookie Domain; empty = the parent domain of PUBLIC_HOST when it has one (shared by every minisite), else host-only cookies and the first-party hand-off (api/auth/README.md). */
+  SESSION_COOKIE_DOMAIN: z.string().default(''),
+  /** Secure cookies: auto = always, except on localhost / loopback hosts. */
+  COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
+  /** How long a login lasts (days). */
+  SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  /** scrypt cost as log2(N); 15 means N = 32768 (the minimum accepted). */
+  SCRYPT_LOG_N: z.coerce.number().int().min(15).max(20).default(15),
+  /** Failed logins allowed per e-mail address and per IP address in each 15-minute window. */
+  RATE_LIMIT_LOGIN_PER_EMAIL: z.coerce.number().int().min(1).default(10),
+  RATE_LIMIT_LOGIN_PER_IP: z.coerce.number().int().min(1).default(50),
+  /** Magic-link / sign-up e-mails allowed per address and per IP address in each 15-minute window. */
+  RATE_LIMIT_MAIL_PER_EMAIL: z.coerce.number().int().min(1).default(5),
+  RATE_LIMIT_MAIL_PER_IP: z.coerce.number().int().min(1).default(30),
   LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
+  /** Seconds a checkout holds its spaces (and voucher use) once the learner reaches Payment. */
+  CHECKOUT_HOLD_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
 });
 
 export type Config = z.infer<typeof configSchema>;

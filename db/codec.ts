@@ -23,6 +23,7 @@ export const JSON_COLUMNS = new Set([
   'educator_travel_settings', 'student_travel_settings', 'items', 'breakdown', 'value_json', 'data',
   'state', 'step_state', 'utms', 'payload', 'contact_details', 'details', 'lines', 'manual',
   'properties', 'times', 'geoloc', 'form_response',
+  'cost_summary', 'metadata', 'payment_error', 'invoice_details',
 ]);
 
 export const BOOLEAN_COLUMNS = new Set([

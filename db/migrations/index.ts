@@ -1,9 +1,21 @@
 /** Every migration, in order. Kept as an explicit list so bundlers and tsx agree on it. */
 import type { Migration, MigrationProvider } from 'kysely';
 import * as m0001 from './0001_catalogue.ts';
+import * as m0002 from './0002_public.ts';
+import * as m0003 from './0003_accounts.ts';
+import * as m0004 from './0004_checkout.ts';
+import * as m0005 from './0005_payments.ts';
+import * as m0006 from './0006_catalogue_indexes.ts';
+import * as m0007 from './0007_documents.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_catalogue': m0001,
+  '0002_public': m0002,
+  '0003_accounts': m0003,
+  '0004_checkout': m0004,
+  '0005_payments': m0005,
+  '0006_catalogue_indexes': m0006,
+  '0007_documents': m0007,
 };
 
 export const migrationProvider: MigrationProvider = {

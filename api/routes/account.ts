@@ -1,0 +1,208 @@
+/**
+ * User Settings (spec 2.5 "/profile/settings"): the signed-in user's own account, and nobody else's.
+ *
+ *   GET    /account                    → Account
+ *   PATCH  /account                    {firstName?, lastName?}                  → Account
+ *   POST   /account/email              {email}          → 202: a confirmation link goes to the new address
+ *   POST   /account/email/confirm      {token}          → Account (the address changes only now)
+ *   POST   /account/password           {currentPassword?, newPassword}         → 204, other logins end
+ *   DELETE /account                    {password? | email?}                    → 204, the account and its data are gone
+ *
+ * The current password is needed to change the password or delete the account when one is set, except
+ * within 30 minutes of logging in by an e-mailed link (which proves the address just as well; this is how a
+ * forgotten password is replaced). An account without a password confirms deletion by typing its address.
+ */
+import { Hono, type Context } from 'hono';
+import { z } from 'zod';
+import type { AppEnv } from '../app.ts';
+import type { Db } from '../../db/client.ts';
+import { parseJson } from '../http/parse.ts';
+import { ProblemError, problems } from '../../src/domain/problems.ts';
+import { validateEmail } from '../../src/domain/email.ts';
+import { requestSession, requireUser, forgetRequestSession } from '../auth/middleware.ts';
+import { authProblems } from '../auth/problems.ts';
+import { hashPassword, verifyPassword } from '../auth/crypto.ts';
+import { consumeToken, deleteOtherSessions, issueToken } from '../auth/sessions.ts';
+import { findUserByEmail, findUserById, normaliseEmail } from '../auth/users.ts';
+import { mainSiteOrigin } from '../auth/site.ts';
+import { changeEmailEmail, changeEmailTakenEmail } from '../auth/emails.ts';
+import { mailerFor } from '../mail/index.ts';
+import { clearSessionCookie } from '../http/cookies.ts';
+import { assertUnderLimits, clientIp, emailBucket, ipBucket, recordHits } from '../http/rate-limit.ts';
+import { rebuildReviewAggregates } from '../../db/queries/review-aggregates.ts';
+import type { UserRow } from '../../db/schema/accounts.ts';
+
+const FRESH_LINK_SECONDS = 30 * 60;
+
+export interface Account {
+  id: string;
+  studentId: string;
+  email: string;
+  emailConfirmed: boolean;
+  firstName: string;
+  lastName: string;
+  avatar: { url: string | null };
+  hasPassword: boolean;
+  createdAt: number;
+}
+
+export function accountOf(user: UserRow): Account {
+  return {
+    id: user.id,
+    studentId: user.student_id,
+    email: user.email,
+    emailConfirmed: Boolean(user.email_confirmed),
+    firstName: user.first_name,
+    lastName: user.last_name,
+    avatar: { url: user.avatar_url },
+    hasPassword: Boolean(user.password_hash),
+    createdAt: Number(user.created_at),
+  };
+}
+
+async function currentUser(c: Context<AppEnv>): Promise<UserRow> {
+  const sessionUser = requireUser(c);
+  const user = await findUserById(c.var.deps.db, sessionUser.id);
+  if (!user) throw new ProblemError(authProblems.unauthenticated());
+  return user;
+}
+
+/** True when this session logged in by an e-mailed link within the last 30 minutes. */
+async function freshFromEmail(c: Context<AppEnv>): Promise<boolean> {
+  const session = await requestSession(c);
+  return !!session && session.method === 'magic-link' && c.var.deps.now() - session.createdAt <= FRESH_LINK_SECONDS;
+}
+
+function wrongPassword(): ProblemError {
+  return new ProblemError(problems.validation([{ key: 'currentPassword', name: 'Current password', message: 'is not right' }]));
+}
+
+/** Deletes a user and what is theirs: reviews (with their aggregates), saved courses, sessions, tokens, claims, form answers. */
+export async function deleteUserAndData(db: Db, user: UserRow): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const reviewed = await trx.selectFrom('reviews').select('educator_id').distinct().where('reviewer_id', '=', user.student_id).execute();
+    await trx.deleteFrom('reviews').where('reviewer_id', '=', user.student_id).execute();
+    for (const { educator_id } of reviewed) await rebuildReviewAggregates(trx, { educatorId: educator_id });
+    await trx.deleteFrom('student_form_responses').where('user_id', '=', user.id).execute();
+    await trx.deleteFrom('auth_tokens').where('email', '=', user.email).execute();
+    // saved_courses, sessions, auth_tokens (by user), educator_admins and educator_claims go with the user (on delete cascade).
+    await trx.deleteFrom('saved_courses').where('student_id', '=', user.student_id).execute();
+    await trx.deleteFrom('users').where('id', '=', user.id).execute();
+  });
+}
+
+export function accountRoutes() {
+  const app = new Hono<AppEnv>();
+
+  app.get('/account', async (c) => {
+    const user = await currentUser(c);
+    return c.json(accountOf(user), 200, { 'cache-control': 'no-store' });
+  });
+
+  app.patch('/account', async (c) => {
+    const user = await currentUser(c);
+    const body = await parseJson(c, z.object({
+      firstName: z.string().trim().min(1, 'is required').max(100).optional(),
+      lastName: z.string().trim().min(1, 'is required').max(100).optional(),
+    }).strict());
+    const { db } = c.var.deps;
+    await db
+      .updateTable('users')
+      .set({
+        first_name: body.firstName ?? user.first_name,
+        last_name: body.lastName ?? user.last_name,
+        updated_at: c.var.deps.now(),
+      })
+      .where('id', '=', user.id)
+      .execute();
+    return c.json(accountOf((await findUserById(db, user.id))!), 200, { 'cache-control': 'no-store' });
+  });
+
+  app.post('/account/email', async (c) => {
+    const user = await currentUser(c);
+    const { db, config } = c.var.deps;
+    const now = c.var.deps.now();
+    const body = await parseJson(c, z.object({ email: z.string().max(254) }));
+    const message = validateEmail(body.email.trim());
+    if (message) throw new ProblemError(problems.invalidEmail(message));
+    const email = normaliseEmail(body.email);
+    const rules = [
+      { bucket: emailBucket('mail', email), limit: config.RATE_LIMIT_MAIL_PER_EMAIL, windowSeconds: 900 },
+      { bucket: ipBucket('mail', clientIp(c)), limit: config.RATE_LIMIT_MAIL_PER_IP, windowSeconds: 900 },
+    ];
+    await assertUnderLimits(db, rules, now);
+    await recordHits(db, rules, now);
+    if (email !== user.email) {
+      const mailer = mailerFor(c.var.deps);
+      // The same answer whether or not the address is taken; its owner is told instead.
+      if (await findUserByEmail(db, email)) {
+        await mailer.send(changeEmailTakenEmail(email));
+      } else {
+        const token = await issueToken(db, { purpose: 'change-email', email, userId: user.id, payload: { from: user.email } }, now);
+        await mailer.send(changeEmailEmail(email, user.first_name || null, `${mainSiteOrigin(config)}/profile/settings?confirm-email=${encodeURIComponent(token)}`));
+      }
+    }
+    return c.json({ status: 'check-email', email }, 202);
+  });
+
+  app.post('/account/email/confirm', async (c) => {
+    const user = await currentUser(c);
+    const { db } = c.var.deps;
+    const now = c.var.deps.now();
+    const body = await parseJson(c, z.object({ token: z.string().min(1).max(200) }));
+    const row = await consumeToken(db, body.token, ['change-email'], now, { userId: user.id });
+    if (!row || !row.email || row.user_id !== user.id) throw new ProblemError(authProblems.invalidToken());
+    if (await findUserByEmail(db, row.email)) throw new ProblemError(authProblems.conflict('E-mail Address Taken', 'Another account uses this e-mail address now.'));
+    await db.updateTable('users').set({ email: row.email, email_confirmed: true, updated_at: now }).where('id', '=', user.id).execute();
+    return c.json(accountOf((await findUserById(db, user.id))!), 200, { 'cache-control': 'no-store' });
+  });
+
+  app.post('/account/password', async (c) => {
+    const user = await currentUser(c);
+    const { db, config } = c.var.deps;
+    const now = c.var.deps.now();
+    const body = await parseJson(c, z.object({
+      currentPassword: z.string().max(200).optional().nullable(),
+      newPassword: z.string().min(8, 'must be at least 8 characters').max(200, 'must be at most 200 characters'),
+    }));
+    if (user.password_hash && !(await freshFromEmail(c))) {
+      const rules = [{ bucket: `password:user:${user.id}`, limit: config.RATE_LIMIT_LOGIN_PER_EMAIL, windowSeconds: 900 }];
+      await assertUnderLimits(db, rules, now);
+      if (!body.currentPassword || !(await verifyPassword(body.currentPassword, user.password_hash))) {
+        await recordHits(db, rules, now);
+        throw wrongPassword();
+      }
+    }
+    const hash = await hashPassword(body.newPassword, config.SCRYPT_LOG_N);
+    await db.updateTable('users').set({ password_hash: hash, updated_at: now }).where('id', '=', user.id).execute();
+    // Every other login of this account ends; this one stays.
+    const session = await requestSession(c);
+    await deleteOtherSessions(db, user.id, session?.familyId ?? null);
+    return c.body(null, 204);
+  });
+
+  app.delete('/account', async (c) => {
+    const user = await currentUser(c);
+    const { db, config } = c.var.deps;
+    const now = c.var.deps.now();
+    const body = await parseJson(c, z.object({ password: z.string().max(200).optional().nullable(), email: z.string().max(254).optional().nullable() }));
+    if (!(await freshFromEmail(c))) {
+      if (user.password_hash) {
+        const rules = [{ bucket: `password:user:${user.id}`, limit: config.RATE_LIMIT_LOGIN_PER_EMAIL, windowSeconds: 900 }];
+        await assertUnderLimits(db, rules, now);
+        if (!body.password || !(await verifyPassword(body.password, user.password_hash))) {
+          await recordHits(db, rules, now);
+          throw new ProblemError(problems.validation([{ key: 'password', name: 'Password', message: 'is not right' }]));
+        }
+      } else if (!body.email || normaliseEmail(body.email) !== user.email) {
+        throw new ProblemError(problems.validation([{ key: 'email', name: 'Email', message: 'must be your e-mail address' }]));
+      }
+    }
+    await deleteUserAndData(db, user);
+    clearSessionCookie(c, config);
+    forgetRequestSession(c, null);
+    return c.body(null, 204);
+  });
+
+  return app;
+}

@@ -1,0 +1,334 @@
+/**
+ * Sign-up, log-in and log-out (issue 4), under /api/auth:
+ *
+ * (GET /identity lives in api/routes/identity.ts.)
+ *
+ *   POST /auth/signup               {email, password, firstName, lastName, redirect?}  → 202 {status:'check-email'}
+ *   POST /auth/magic-link           {email, firstName?, lastName?, redirect?}         → 202 {status:'check-email'}
+ *   POST /auth/magic-link/verify    {token}                → 200 {identity, redirect} + session cookie
+ *   POST /auth/login                {email, password}      → 200 {identity} + session cookie | 401 invalid-credentials
+ *   POST /auth/logout                                      → 204, ends the whole login (every host, every embed)
+ *   GET  /auth/handoff/start?return=   (minisite host)     → 302 to the main host (hand-off mode only)
+ *   GET  /auth/handoff?return=&state=  (main host)         → 302 back with a one-time token
+ *   GET  /auth/handoff/accept?token=&return= (minisite)    → session cookie for the minisite, 302 to return
+ *   POST /auth/embed/code              (main host, signed in) → {code}: a one-time code for an embed
+ *   POST /auth/embed/exchange       {code}                 → {token, expiresAt, identity}: the embed's bearer token
+ *
+ * No answer tells whether an address has an account: sign-up and magic-link requests always answer 202 and
+ * send either a confirmation or a log-in e-mail; a failed login has one message for both causes and costs
+ * the same scrypt time. Sign-up creates the account only when the e-mailed link is used, so nobody can
+ * pre-register someone else's address with their own password.
+ */
+import { Hono, type Context } from 'hono';
+import { z } from 'zod';
+import type { AppEnv } from '../app.ts';
+import { parseJson, parseQuery } from '../http/parse.ts';
+import { problemResponse, toProblem } from '../http/errors.ts';
+import { ProblemError, problems } from '../../src/domain/problems.ts';
+import { validateEmail } from '../../src/domain/email.ts';
+import { authProblems } from '../auth/problems.ts';
+import { hashPassword, sha256, newSecret, verifyDummyPassword, verifyPassword } from '../auth/crypto.ts';
+import { createSession, consumeToken, deleteSessionFamily, issueToken } from '../auth/sessions.ts';
+import { createUser, educatorIdsOf, findUserByEmail, findUserById, normaliseEmail, toSessionUser } from '../auth/users.ts';
+import { forgetRequestSession, requestSession, requireUser } from '../auth/middleware.ts';
+import { identityOf } from '../auth/identity.ts';
+import { mainSiteOrigin, minisiteSiteOrigin, ownSiteOf, usesHandoff } from '../auth/site.ts';
+import { accountExistsEmail, magicLinkEmail, signupEmail } from '../auth/emails.ts';
+import { mailerFor } from '../mail/index.ts';
+import {
+  clearHandoffStateCookie,
+  clearSessionCookie,
+  readHandoffStateCookie,
+  setHandoffStateCookie,
+  setSessionCookie,
+} from '../http/cookies.ts';
+import { assertUnderLimits, clientIp, emailBucket, ipBucket, recordHits, type RateRule } from '../http/rate-limit.ts';
+import type { Config } from '../config.ts';
+import type { AuthMethod } from '../../db/schema/accounts.ts';
+
+const WINDOW = 15 * 60;
+const EMBED_SESSION_SECONDS = 24 * 60 * 60;
+
+const emailField = z.string().max(254);
+const nameField = z.string().trim().max(100);
+const passwordField = z.string().min(8, 'must be at least 8 characters').max(200, 'must be at most 200 characters');
+const redirectField = z.string().max(2000).optional().nullable();
+
+function assertValidEmail(email: string): string {
+  const message = validateEmail(email.trim());
+  if (message) throw new ProblemError(problems.invalidEmail(message));
+  return normaliseEmail(email);
+}
+
+/** A redirect kept with a link: only to one of our own sites, never the bare site root (spec 5). */
+export function keepRedirect(value: string | null | undefined, config: Config): string | null {
+  if (!value || !ownSiteOf(value, config)) return null;
+  const url = new URL(value);
+  if (url.pathname === '/' && url.search === '') return null;
+  return url.toString();
+}
+
+function mailRules(c: Context<AppEnv>, email: string): RateRule[] {
+  const config = c.var.deps.config;
+  return [
+    { bucket: emailBucket('mail', email), limit: config.RATE_LIMIT_MAIL_PER_EMAIL, windowSeconds: WINDOW },
+    { bucket: ipBucket('mail', clientIp(c)), limit: config.RATE_LIMIT_MAIL_PER_IP, windowSeconds: WINDOW },
+  ];
+}
+
+function loginRules(c: Context<AppEnv>, email: string): RateRule[] {
+  const config = c.var.deps.config;
+  return [
+    { bucket: emailBucket('login', email), limit: config.RATE_LIMIT_LOGIN_PER_EMAIL, windowSeconds: WINDOW },
+    { bucket: ipBucket('login', clientIp(c)), limit: config.RATE_LIMIT_LOGIN_PER_IP, windowSeconds: WINDOW },
+  ];
+}
+
+/** The /login page that completes an e-mailed link (it asks for a click, so mail scanners cannot use the link). */
+function linkUrl(config: Config, token: string): string {
+  return `${mainSiteOrigin(config)}/login?token=${encodeURIComponent(token)}`;
+}
+
+/** Starts a login on this host: a session, its cookie, and this request now counts as signed in. */
+async function startCookieSession(c: Context<AppEnv>, userId: string, method: AuthMethod, familyId?: string) {
+  const { db, config } = c.var.deps;
+  const now = c.var.deps.now();
+  // A new login replaces whatever session this browser had on this host.
+  const previous = await requestSession(c);
+  if (previous && previous.kind === 'cookie' && previous.familyId !== familyId) await deleteSessionFamily(db, previous.familyId);
+  const ttl = config.SESSION_TTL_DAYS * 86_400;
+  const issued = await createSession(db, { userId, kind: 'cookie', method, familyId, ttlSeconds: ttl }, now);
+  setSessionCookie(c, config, issued.token, ttl);
+  const user = await findUserById(db, userId);
+  if (!user) throw new ProblemError(authProblems.unauthenticated());
+  const sessionUser = toSessionUser(user, await educatorIdsOf(db, user.id));
+  forgetRequestSession(c, {
+    user: sessionUser, tokenHash: sha256(issued.token), familyId: issued.familyId, kind: 'cookie', method,
+    createdAt: now, expiresAt: issued.expiresAt,
+  });
+  return sessionUser;
+}
+
+export function authRoutes() {
+  const app = new Hono<AppEnv>();
+
+  // Same answers as the app's error handler, plus Retry-After on 429.
+  app.onError((err, c) => {
+    const problem = toProblem(err);
+    if (problem.status >= 500 && c.var.deps.config.LOG_LEVEL !== 'silent') console.error(err);
+    const res = problemResponse(c, problem, c.var.deps.config.ERRORS_HOST);
+    if (problem.status === 429 && typeof problem.retryAfter === 'number') res.headers.set('retry-after', String(problem.retryAfter));
+    return res;
+  });
+
+  app.post('/auth/signup', async (c) => {
+    const { db, config } = c.var.deps;
+    const now = c.var.deps.now();
+    const body = await parseJson(c, z.object({
+      email: emailField,
+      password: passwordField,
+      firstName: nameField.min(1, 'is required'),
+      lastName: nameField.min(1, 'is required'),
+      redirect: redirectField,
+    }));
+    const email = assertValidEmail(body.email);
+    const rules = mailRules(c, email);
+    await assertUnderLimits(db, rules, now);
+    await recordHits(db, rules, now);
+    // Hash in every case, so both answers take the same time.
+    const passwordHash = await hashPassword(body.password, config.SCRYPT_LOG_N);
+    const redirect = keepRedirect(body.redirect, config);
+    const existing = await findUserByEmail(db, email);
+    const mailer = mailerFor(c.var.deps);
+    if (existing) {
+      const token = await issueToken(db, { purpose: 'magic-link', email, userId: existing.id, payload: { redirect } }, now);
+      await mailer.send(accountExistsEmail(email, existing.first_name || null, linkUrl(config, token)));
+    } else {
+      const token = await issueToken(db, {
+        purpose: 'signup', email,
+        payload: { firstName: body.firstName, lastName: body.lastName, passwordHash, redirect },
+      }, now);
+      await mailer.send(signupEmail(email, body.firstName, linkUrl(config, token)));
+    }
+    return c.json({ status: 'check-email', email }, 202);
+  });
+
+  app.post('/auth/magic-link', async (c) => {
+    const { db, config } = c.var.deps;
+    const now = c.var.deps.now();
+    const body = await parseJson(c, z.object({
+      email: emailField,
+      firstName: nameField.optional(),
+      lastName: nameField.optional(),
+      redirect: redirectField,
+    }));
+    const email = assertValidEmail(body.email);
+    const rules = mailRules(c, email);
+    await assertUnderLimits(db, rules, now);
+    await recordHits(db, rules, now);
+    const redirect = keepRedirect(body.redirect, config);
+    const existing = await findUserByEmail(db, email);
+    const mailer = mailerFor(c.var.deps);
+    if (existing) {
+      const token = await issueToken(db, { purpose: 'magic-link', email, userId: existing.id, payload: { redirect } }, now);
+      await mailer.send(magicLinkEmail(email, existing.first_name || null, linkUrl(config, token)));
+    } else {
+      const token = await issueToken(db, {
+        purpose: 'signup', email,
+        payload: { firstName: body.firstName ?? '', lastName: body.lastName ?? '', passwordHash: null, redirect },
+      }, now);
+      await mailer.send(signupEmail(email, body.firstName || null, linkUrl(config, token)));
+    }
+    return c.json({ status: 'check-email', email }, 202);
+  });
+
+  app.post('/auth/magic-link/verify', async (c) => {
+    const { db, config } = c.var.deps;
+    const now = c.var.deps.now();
+    const body = await parseJson(c, z.object({ token: z.string().min(1).max(200) }));
+    const row = await consumeToken(db, body.token, ['magic-link', 'signup'], now);
+    if (!row || !row.email) throw new ProblemError(authProblems.invalidToken());
+    let userId: string;
+    if (row.purpose === 'signup') {
+      const payload = row.payload as { firstName?: string; lastName?: string; passwordHash?: string | null };
+      const { user, created } = await createUser(db, {
+        email: row.email, firstName: payload.firstName, lastName: payload.lastName,
+        passwordHash: payload.passwordHash ?? null, emailConfirmed: true,
+      }, now);
+      userId = user.id;
+      // The address already had an account (created meanwhile): the link proves the address, nothing else changes.
+      if (!created && !user.email_confirmed) await db.updateTable('users').set({ email_confirmed: true, updated_at: now }).where('id', '=', user.id).execute();
+    } else {
+      const user = row.user_id ? await findUserById(db, row.user_id) : undefined;
+      if (!user || user.email !== row.email) throw new ProblemError(authProblems.invalidToken());
+      userId = user.id;
+      if (!user.email_confirmed) await db.updateTable('users').set({ email_confirmed: true, updated_at: now }).where('id', '=', user.id).execute();
+    }
+    const user = await startCookieSession(c, userId, 'magic-link');
+    const redirect = typeof row.payload.redirect === 'string' ? keepRedirect(row.payload.redirect, config) : null;
+    return c.json({ identity: await identityOf(db, user, c.var.site, config), redirect }, 200, { 'cache-control': 'no-store' });
+  });
+
+  app.post('/auth/login', async (c) => {
+    const { db, config } = c.var.deps;
+    const now = c.var.deps.now();
+    const body = await parseJson(c, z.object({ email: emailField, password: z.string().min(1).max(200) }));
+    const email = normaliseEmail(body.email);
+    const rules = loginRules(c, email);
+    await assertUnderLimits(db, rules, now);
+    const user = await findUserByEmail(db, email);
+    const ok = user?.password_hash
+      ? await verifyPassword(body.password, user.password_hash)
+      : await verifyDummyPassword(body.password, config.SCRYPT_LOG_N);
+    if (!ok || !user) {
+      await recordHits(db, rules, now);
+      throw new ProblemError(authProblems.invalidCredentials());
+    }
+    const sessionUser = await startCookieSession(c, user.id, 'password');
+    return c.json({ identity: await identityOf(db, sessionUser, c.var.site, config) }, 200, { 'cache-control': 'no-store' });
+  });
+
+  app.post('/auth/logout', async (c) => {
+    const { db, config } = c.var.deps;
+    const session = await requestSession(c);
+    if (session) await deleteSessionFamily(db, session.familyId);
+    clearSessionCookie(c, config);
+    forgetRequestSession(c, null);
+    return c.body(null, 204, { 'cache-control': 'no-store' });
+  });
+
+  // ── Hand-off: a minisite gets its own first-party session from the main host (hand-off mode only). ──
+
+  const returnQuery = z.object({ return: z.string().max(2000) });
+
+  /** Step 1, on the minisite: remember a state nonce in a host-only cookie, then go to the main host. */
+  app.get('/auth/handoff/start', async (c) => {
+    const config = c.var.deps.config;
+    const { return: target } = parseQuery(c, returnQuery);
+    const site = c.var.site;
+    const own = ownSiteOf(target, config);
+    // Only a minisite sends itself here, and only to come back to one of its own pages.
+    if (!site.minisiteSlug || !own || own.kind !== 'minisite' || own.slug !== site.minisiteSlug) {
+      return c.redirect(own ? target : mainSiteOrigin(config), 302);
+    }
+    if (!usesHandoff(config)) return c.redirect(target, 302);
+    const state = newSecret();
+    setHandoffStateCookie(c, config, state);
+    const next = new URL(`${mainSiteOrigin(config)}/api/auth/handoff`);
+    next.searchParams.set('return', target);
+    next.searchParams.set('state', state);
+    return c.redirect(next.toString(), 302);
+  });
+
+  /** Step 2, on the main host: a one-time token for the signed-in user, bound to the state, sent back. */
+  app.get('/auth/handoff', async (c) => {
+    const { db, config } = c.var.deps;
+    const now = c.var.deps.now();
+    const q = parseQuery(c, returnQuery.extend({ state: z.string().min(20).max(200) }));
+    const own = ownSiteOf(q.return, config);
+    if (!own || own.kind !== 'minisite') return c.redirect(mainSiteOrigin(config), 302);
+    const accept = new URL(`${minisiteSiteOrigin(config, own.slug)}/api/auth/handoff/accept`);
+    accept.searchParams.set('return', q.return);
+    const session = await requestSession(c);
+    if (session && session.kind === 'cookie') {
+      const token = await issueToken(db, {
+        purpose: 'handoff', userId: session.user.id, familyId: session.familyId, stateHash: sha256(q.state),
+      }, now);
+      accept.searchParams.set('token', token);
+    }
+    c.header('cache-control', 'no-store');
+    return c.redirect(accept.toString(), 302);
+  });
+
+  /** Step 3, on the minisite: the token, checked against this browser's state cookie, becomes a session. */
+  app.get('/auth/handoff/accept', async (c) => {
+    const { db, config } = c.var.deps;
+    const now = c.var.deps.now();
+    const q = parseQuery(c, returnQuery.extend({ token: z.string().max(200).optional() }));
+    const site = c.var.site;
+    const own = ownSiteOf(q.return, config);
+    const back = own && own.kind === 'minisite' && own.slug === site.minisiteSlug ? q.return : '/';
+    const state = readHandoffStateCookie(c);
+    clearHandoffStateCookie(c, config);
+    if (q.token && state && site.minisiteSlug) {
+      const row = await consumeToken(db, q.token, ['handoff'], now);
+      if (row && row.user_id && row.family_id && row.state_hash === sha256(state)) {
+        // The login must still be alive on the main host.
+        const alive = await db.selectFrom('sessions').select('token_hash').where('family_id', '=', row.family_id).where('expires_at', '>', now).executeTakeFirst();
+        if (alive) await startCookieSession(c, row.user_id, 'handoff', row.family_id);
+      }
+    }
+    return c.redirect(back, 302);
+  });
+
+  // ── Embed: no third-party cookies; a first-party window mints a one-time code, the embed trades it for a bearer token. ──
+
+  app.post('/auth/embed/code', async (c) => {
+    const { db } = c.var.deps;
+    const user = requireUser(c);
+    const session = await requestSession(c);
+    if (!session || session.kind !== 'cookie') throw new ProblemError(authProblems.unauthenticated());
+    const code = await issueToken(db, { purpose: 'embed-code', userId: user.id, familyId: session.familyId }, c.var.deps.now());
+    return c.json({ code }, 200, { 'cache-control': 'no-store' });
+  });
+
+  app.post('/auth/embed/exchange', async (c) => {
+    const { db, config } = c.var.deps;
+    const now = c.var.deps.now();
+    const body = await parseJson(c, z.object({ code: z.string().min(1).max(200) }));
+    const row = await consumeToken(db, body.code, ['embed-code'], now);
+    if (!row || !row.user_id || !row.family_id) throw new ProblemError(authProblems.invalidToken());
+    const ttl = Math.min(EMBED_SESSION_SECONDS, config.SESSION_TTL_DAYS * 86_400);
+    const issued = await createSession(db, { userId: row.user_id, kind: 'bearer', method: 'embed', familyId: row.family_id, ttlSeconds: ttl }, now);
+    const user = await findUserById(db, row.user_id);
+    if (!user) throw new ProblemError(authProblems.invalidToken());
+    const sessionUser = toSessionUser(user, await educatorIdsOf(db, user.id));
+    return c.json(
+      { token: issued.token, expiresAt: issued.expiresAt, identity: await identityOf(db, sessionUser, c.var.site, config) },
+      200,
+      { 'cache-control': 'no-store' },
+    );
+  });
+
+  return app;
+}

@@ -1,0 +1,277 @@
+/**
+ * The signed-in user, for every island (spec 3 "Identity (iam)"): one nanostore filled from GET /api/identity.
+ *
+ * - Marketplace and minisites: the HttpOnly session cookie (shared through the parent domain, or handed to a
+ *   localhost minisite by the one-time-token redirect; see api/auth/README.md).
+ * - Embed: no third-party cookies. Logging in opens the main site's /login in a first-party window
+ *   (window.open … mode=embed); after login that window posts a one-time code back
+ *   ({type: 'marketplace:embed-code', code}, main-site origin only); the embed trades it for a bearer token,
+ *   kept in sessionStorage ('marketplace:embed_token') and sent as `Authorization: Bearer`.
+ * - After login (spec 4, 5): the stored redirect (localStorage authRedirect: only when its hostname ends with
+ *   the allowed domain, never the site root), else the admin host for educator admins, else /profile.
+ */
+import { atom } from 'nanostores';
+import { apiUrl } from '../lib/api.ts';
+import { AUTH_REDIRECT_KEY, isAllowedRedirect, postLoginDestination } from '../domain/redirects.ts';
+import { loginUrl, logoutUrl } from '../domain/links.ts';
+
+export interface IdentityEducator {
+  id: string;
+  name: string;
+  logo: string | null;
+  slug?: string;
+}
+
+export interface Identity {
+  authenticated: boolean;
+  /** False until the first answer arrives. */
+  ready: boolean;
+  id: string | null;
+  userId: string | null;
+  studentId: string | null;
+  email: string | null;
+  emailConfirmed: boolean;
+  firstName: string | null;
+  lastName: string | null;
+  avatar: { url: string | null };
+  educators: IdentityEducator[];
+  site: {
+    context: 'marketplace' | 'minisite' | 'embed';
+    mainOrigin: string;
+    adminOrigin: string;
+    handoff: boolean;
+  } | null;
+}
+
+export const SIGNED_OUT: Identity = {
+  authenticated: false, ready: false, id: null, userId: null, studentId: null, email: null, emailConfirmed: false,
+  firstName: null, lastName: null, avatar: { url: null }, educators: [], site: null,
+};
+
+export const $identity = atom<Identity>(SIGNED_OUT);
+
+/** The embed's bearer token (sessionStorage of the embed's own, partitioned storage). */
+export const EMBED_TOKEN_KEY = 'marketplace:embed_token';
+/** The message a first-party login window posts to the embed that opened it. */
+export const EMBED_CODE_MESSAGE = 'marketplace:embed-code';
+/** sessionStorage flag on a localhost minisite: the hand-off from the main host was tried in this tab. */
+export const HANDOFF_CHECKED_KEY = 'marketplace:handoff-checked';
+
+function storage(kind: 'local' | 'session'): Storage | null {
+  try {
+    return kind === 'local' ? window.localStorage : window.sessionStorage;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The embed's token also lives in memory: a third-party iframe may be denied sessionStorage altogether
+ * (Chromium throws SecurityError when third-party storage is blocked), and then the page keeps it until it unloads.
+ */
+let memoryToken: string | null = null;
+
+export function embedToken(): string | null {
+  try {
+    return memoryToken ?? storage('session')?.getItem(EMBED_TOKEN_KEY) ?? null;
+  } catch {
+    return memoryToken;
+  }
+}
+
+function keepEmbedToken(token: string | null): void {
+  memoryToken = token;
+  try {
+    const store = storage('session');
+    if (token) store?.setItem(EMBED_TOKEN_KEY, token);
+    else store?.removeItem(EMBED_TOKEN_KEY);
+  } catch {
+    /* storage denied: memory only */
+  }
+}
+
+/** Headers every API call from an island sends (the embed's bearer token, when it has one). */
+export function authHeaders(): Record<string, string> {
+  const token = embedToken();
+  return token ? { authorization: `Bearer ${token}` } : {};
+}
+
+/** fetch() to the API with credentials and the embed token. */
+export function apiFetch(path: string, init: RequestInit = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  for (const [k, v] of Object.entries(authHeaders())) headers.set(k, v);
+  if (init.body && !headers.has('content-type')) headers.set('content-type', 'application/json');
+  headers.set('accept', 'application/json');
+  return fetch(apiUrl(path), { credentials: 'include', cache: 'no-store', ...init, headers });
+}
+
+let pending: Promise<Identity> | null = null;
+
+/** Loads (or reloads) the identity; concurrent callers share one request. */
+export function loadIdentity(force = false): Promise<Identity> {
+  if (!force && $identity.get().ready) return Promise.resolve($identity.get());
+  pending ??= (async () => {
+    try {
+      const res = await apiFetch('/identity');
+      if (!res.ok) throw new Error(String(res.status));
+      const body = (await res.json()) as Identity;
+      if (!body.authenticated && embedToken()) keepEmbedToken(null);
+      $identity.set({ ...SIGNED_OUT, ...body, ready: true });
+    } catch {
+      $identity.set({ ...$identity.get(), ready: true });
+    } finally {
+      pending = null;
+    }
+    return $identity.get();
+  })();
+  return pending;
+}
+
+/** The page's app context, from the identity's answer or the address. */
+export function currentContext(): 'marketplace' | 'minisite' | 'embed' {
+  const site = $identity.get().site;
+  if (location.pathname === '/embed' || location.pathname.startsWith('/embed/')) return 'embed';
+  return site?.context ?? 'marketplace';
+}
+
+/** The main site's origin (login lives there). */
+export function mainOrigin(): string {
+  return $identity.get().site?.mainOrigin ?? location.origin;
+}
+
+export function adminOrigin(): string {
+  return $identity.get().site?.adminOrigin ?? location.origin;
+}
+
+/** Spec 2.5: {host}/login?redirect={currentUrl}&educator={educatorId}; no educator from the marketplace. */
+export function loginHref(options: { educatorId?: string | null; redirect?: string | null } = {}): string {
+  const main = new URL(mainOrigin());
+  const context = currentContext();
+  return loginUrl({
+    host: main.host,
+    protocol: main.protocol,
+    currentUrl: options.redirect ?? location.href,
+    educatorId: options.educatorId ?? null,
+    origin: context,
+  });
+}
+
+/** Spec 2.5: /logout?redirect={current url}. */
+export function logoutHref(redirect: string = location.href): string {
+  return logoutUrl(redirect);
+}
+
+/**
+ * Starts a login from any page. Outside the embed the browser goes to the main site's /login.
+ * In the embed a first-party window opens instead and `onDone` runs once the embed holds its token.
+ */
+export function startLogin(options: { educatorId?: string | null; onDone?: () => void } = {}): void {
+  if (currentContext() !== 'embed') {
+    location.assign(loginHref(options));
+    return;
+  }
+  const url = new URL(loginHref({ educatorId: options.educatorId, redirect: null }));
+  url.searchParams.delete('redirect');
+  url.searchParams.set('mode', 'embed');
+  const origin = mainOrigin();
+  const stop = listenForEmbedCode(origin, () => {
+    stop();
+    options.onDone?.();
+  });
+  const popup = window.open(url.toString(), 'marketplace-login', 'popup,width=480,height=720');
+  if (!popup) {
+    stop();
+    // Pop-ups blocked: a new tab still logs in; the embed picks the session up when the window returns.
+    window.open(url.toString(), '_blank', 'noopener');
+  }
+}
+
+/** Inside the embed: trades a one-time code from the login window for the embed's bearer token. */
+export async function acceptEmbedCode(code: string): Promise<boolean> {
+  try {
+    const res = await fetch(apiUrl('/auth/embed/exchange'), {
+      method: 'POST',
+      credentials: 'include',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ code }),
+    });
+    if (!res.ok) return false;
+    const body = (await res.json()) as { token?: string };
+    if (!body.token) return false;
+    keepEmbedToken(body.token);
+    await loadIdentity(true);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Listens for the login window's code, from the main site's origin only. Returns the unsubscribe function. */
+export function listenForEmbedCode(origin: string, onLogin: () => void): () => void {
+  const handler = async (event: MessageEvent) => {
+    if (event.origin !== origin) return;
+    const data = event.data as { type?: string; code?: string } | null;
+    if (!data || data.type !== EMBED_CODE_MESSAGE || typeof data.code !== 'string') return;
+    if (await acceptEmbedCode(data.code)) onLogin();
+  };
+  window.addEventListener('message', handler);
+  return () => window.removeEventListener('message', handler);
+}
+
+/** Spec 5: remembers the post-login redirect, only for our own domain and never the site root. */
+export function rememberRedirect(url: string | null, allowedDomain: string = location.hostname): boolean {
+  const store = storage('local');
+  if (!store) return false;
+  if (url && isAllowedRedirect(url, allowedDomain)) {
+    store.setItem(AUTH_REDIRECT_KEY, url);
+    return true;
+  }
+  store.removeItem(AUTH_REDIRECT_KEY);
+  return false;
+}
+
+/** Spec 4 "After login": where to go now (and forget the stored redirect). */
+export function takePostLoginDestination(identity: Identity, allowedDomain: string = location.hostname): string {
+  const store = storage('local');
+  const stored = store?.getItem(AUTH_REDIRECT_KEY) ?? null;
+  store?.removeItem(AUTH_REDIRECT_KEY);
+  return postLoginDestination({
+    storedRedirect: stored && isAllowedRedirect(stored, allowedDomain) ? stored : null,
+    identity,
+    adminHost: identity.site?.adminOrigin ?? adminOrigin(),
+  });
+}
+
+/**
+ * Goes to a destination after login. A localhost minisite (hand-off mode) first collects its own session
+ * from the main host through /api/auth/handoff/start on that minisite.
+ */
+export function goAfterLogin(destination: string): void {
+  let url: URL;
+  try {
+    url = new URL(destination, location.href);
+  } catch {
+    location.assign('/profile');
+    return;
+  }
+  const main = new URL(mainOrigin());
+  const handoff = url.host !== main.host && isHandoffHost(url.hostname, main.hostname) && url.port === main.port && url.protocol === main.protocol;
+  if (handoff) {
+    const start = new URL('/api/auth/handoff/start', url.origin);
+    start.searchParams.set('return', url.toString());
+    location.assign(start.toString());
+    return;
+  }
+  location.assign(url.toString());
+}
+
+/** A minisite of a main host that cannot share a cookie domain (localhost, IP addresses). */
+export function isHandoffHost(hostname: string, mainHostname: string): boolean {
+  const sharedDomainPossible = mainHostname.includes('.') && !/^[\d.]+$/.test(mainHostname) && !mainHostname.includes(':');
+  return !sharedDomainPossible && hostname.endsWith(`.${mainHostname}`);
+}
+
+/** Is this identity an admin of the educator (spec 6)? */
+export function administers(identity: Identity, educatorId: string | null | undefined): boolean {
+  return !!educatorId && identity.educators.some((e) => e.id === educatorId);
+}
