@@ -4,9 +4,8 @@
  * SQLite by default; a throw-away PostgreSQL database when TEST_DATABASE_URL is set.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
@@ -42,7 +41,9 @@ async function freePort(): Promise<number> {
 }
 
 export default async function setup(project: TestProject) {
-  const work = mkdtempSync(join(tmpdir(), 'mkt-e2e-'));
+  // Inside the project, not the system temp folder: the built server must resolve node_modules from its folder.
+  mkdirSync(join(process.cwd(), '.tmp'), { recursive: true });
+  const work = mkdtempSync(join(process.cwd(), '.tmp', 'e2e-'));
   const pgAdminUrl = process.env.TEST_DATABASE_URL;
   let databaseUrl = join(work, 'e2e.sqlite');
   let pgDatabase: string | null = null;
@@ -76,6 +77,8 @@ export default async function setup(project: TestProject) {
   await run(process.execPath, ['node_modules/astro/astro.js', 'build'], { env, maxBuffer: 64 * 1024 * 1024 });
   console.log(`[e2e] site built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
+  // On-demand pages rendered in this process read the same database.
+  process.env.DATABASE_URL = databaseUrl;
   const config = loadConfig({ ...env, PORT: String(port), BIND_HOST: '127.0.0.1', DIST_DIR: distDir, LOG_LEVEL: 'error', OUTBOX_DIR: join(work, 'outbox') });
   const server = await startServer(config);
   const baseUrl = `http://localhost:${port}`;

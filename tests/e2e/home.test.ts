@@ -15,9 +15,9 @@ describe('marketplace home page', () => {
     const { page, context } = await newPage();
     const response = await page.goto(url('/'));
     expect(response?.status()).toBe(200);
-    await expect(page.title()).resolves.toBe('Find and book courses across the UK');
+    expect(await page.title()).toMatch(/^Find and book courses across the UK/);
     const categoryLink = page.locator(`a[href="/courses/${firstCategory.slug}"]`);
-    await expect(categoryLink.first().textContent()).resolves.toBe(firstCategory.name);
+    expect(await categoryLink.first().textContent()).toContain(firstCategory.name);
     const educatorLinks = await page.locator('section[aria-labelledby="educators-heading"] li a').count();
     expect(educatorLinks).toBe(Math.min(Number(educatorCount.n), 60));
 
