@@ -459,22 +459,33 @@ describe('payment errors (spec 8)', () => {
     let res = await api.submit(id, 'payment method selected', { paymentMethod: 'paypal' });
     const first = res.body.stepState.payment.state;
     expect(first.paypalOrderId).toBeTruthy();
-    await payWithCard(server, res.body, CARDS.declined);
+    // The wallet (the built-in test wallet without PayPal keys) refuses the payment at capture.
+    await walletAnswers(first.paypalOrderId, 'DECLINED');
     res = await api.submit(id, 'payment was successful', {});
     expect(res.status).toBe(400);
     expect(res.body.detail).toBe('Payment could not be completed. Please try again.');
+    expect(problemType(res.body)).toBe('checkout/wallet-payment-error');
     // Selecting the same method again reuses the same payment.
     const again = await api.submit(id, 'payment method selected', { paymentMethod: 'paypal' });
     expect(again.body.stepState.payment.state.paymentId).toBe(first.paymentId);
     // Any other failure is the capture error.
-    const action = await payWithCard(server, again.body, CARDS.threeDS);
-    await fetch(`${action.body.next_action.redirect_to_url.url}?result=fail`, { redirect: 'manual' });
+    await walletAnswers(first.paypalOrderId, 'ERROR');
     res = await api.submit(id, 'payment was successful', {});
     expect(res.status).toBe(500);
     expect(res.body.detail).toBe('An error occurred while processing your payment. Please try again.');
     expect(problemType(res.body)).toBe('checkout/wallet-payment-error');
   });
 });
+
+/** What the simulated wallet will answer for an order (its scenario lives with the order, as at a real provider). */
+async function walletAnswers(orderId: string, scenario: 'DECLINED' | 'ERROR'): Promise<void> {
+  const row = await server.db.selectFrom('test_payments').select('metadata').where('id', '=', orderId).executeTakeFirstOrThrow();
+  await server.db
+    .updateTable('test_payments')
+    .set({ metadata: { ...(row.metadata as Record<string, string>), test_wallet_scenario: scenario } })
+    .where('id', '=', orderId)
+    .execute();
+}
 
 describe('supporting calls (spec 7)', () => {
   it('GET /forms/{formId}/view', async () => {
