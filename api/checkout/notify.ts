@@ -1,15 +1,17 @@
 /**
  * E-mails on each outcome: a confirmation to the learner and a notification to the educator
  * (through api/mail: the outbox by default, SMTP when configured). Sent after the transaction commits;
- * a failure to send never undoes a booking.
+ * a failure to send never undoes a booking. The content (titles of spec 2.15, reference, booking page link,
+ * documents, the .ics of dated bookings) is written in api/documents/emails.ts.
  */
 import type { Deps } from '../app.ts';
 import type { CheckoutRow } from '../../db/schema/checkout.ts';
 import type { CheckoutCatalogue } from '../../db/queries/checkout.ts';
-import { mailerFor } from '../mail/index.ts';
-import { confirmationTitle, referenceText } from '../../src/domain/checkout/outcomes.ts';
-import { formatPence } from '../../src/domain/money.ts';
+import { loadBookingView, loadOrderView } from '../../db/queries/bookings.ts';
+import { mailerFor, type MailMessage } from '../mail/index.ts';
+import { confirmationTitle } from '../../src/domain/checkout/outcomes.ts';
 import type { Flow } from '../../src/domain/checkout/flows.ts';
+import { educatorOutcomeEmail, learnerOutcomeEmail, requestEmails } from '../documents/emails.ts';
 
 function outcomeKind(row: CheckoutRow): { kind: 'booking' | 'order' | 'request' | 'application'; id: string } | null {
   if (row.booking_id) return { kind: 'booking', id: row.booking_id };
@@ -22,40 +24,31 @@ function outcomeKind(row: CheckoutRow): { kind: 'booking' | 'order' | 'request' 
 export async function notifyOutcome(deps: Deps, row: CheckoutRow, cat: CheckoutCatalogue): Promise<void> {
   const outcome = outcomeKind(row);
   if (!outcome) return;
-  const contact = (row.step_state.contactDetails?.state ?? {}) as { booker?: { formResponse?: Record<string, unknown> } };
-  const booker = contact.booker?.formResponse ?? {};
-  const learnerEmail = typeof booker.system_email === 'string' ? booker.system_email : null;
-  const learnerName = [booker.system_first_name, booker.system_last_name].filter((v) => typeof v === 'string' && v).join(' ') || 'there';
   const title = confirmationTitle(row.flow as Flow, { approvalRequired: cat.course.approval_required, instantBooking: row.flow === 'request' && !!row.booking_id });
-  const reference = referenceText(outcome.kind, outcome.id);
-  const total = row.total_cost ? formatPence(row.total_cost, row.currency) : null;
-  const mailer = mailerFor(deps);
-  if (learnerEmail) {
-    await mailer.send({
-      to: learnerEmail,
-      subject: `${title}: ${cat.course.name}`,
-      text: [
-        `Hi ${learnerName},`,
-        '',
-        `${title} — ${cat.course.name} with ${cat.educator.name}.`,
-        reference,
-        ...(total ? [`Total: ${total}`] : []),
-        '',
-        'You can see it any time under My Account → Profile.',
-      ].join('\n'),
-      tag: `${outcome.kind}-confirmation`,
-    });
+  const messages: MailMessage[] = [];
+  if (outcome.kind === 'booking' || outcome.kind === 'order') {
+    const view = outcome.kind === 'booking' ? await loadBookingView(deps.db, outcome.id) : await loadOrderView(deps.db, outcome.id);
+    if (!view) return;
+    const learner = learnerOutcomeEmail(view, title, deps.config);
+    const educator = educatorOutcomeEmail(view);
+    if (learner) messages.push(learner);
+    if (educator) messages.push(educator);
+  } else {
+    const contact = (row.step_state.contactDetails?.state ?? {}) as { booker?: { formResponse?: Record<string, unknown> } };
+    const booker = contact.booker?.formResponse ?? {};
+    const learnerEmail = typeof booker.system_email === 'string' && booker.system_email ? booker.system_email : null;
+    const learnerName = [booker.system_first_name, booker.system_last_name].filter((v) => typeof v === 'string' && v).join(' ');
+    messages.push(...requestEmails({
+      kind: outcome.kind, id: outcome.id, title, courseName: cat.course.name, educatorName: cat.educator.name,
+      educatorEmail: cat.educator.email, learnerName, learnerEmail, config: deps.config,
+    }));
   }
-  if (cat.educator.email) {
-    await mailer.send({
-      to: cat.educator.email,
-      subject: `New ${outcome.kind}: ${cat.course.name}`,
-      text: [
-        `${learnerName}${learnerEmail ? ` <${learnerEmail}>` : ''} — new ${outcome.kind} for ${cat.course.name}.`,
-        reference,
-        ...(total ? [`Total: ${total}`] : []),
-      ].join('\n'),
-      tag: `${outcome.kind}-educator-notification`,
-    });
+  const mailer = mailerFor(deps);
+  for (const message of messages) {
+    try {
+      await mailer.send(message);
+    } catch (error) {
+      if (deps.config.LOG_LEVEL !== 'silent') console.error(`mail ${message.tag ?? ''} failed`, error);
+    }
   }
 }

@@ -16,6 +16,9 @@ import { requestedSpaces, slotOf } from './steps.ts';
 import { newReference } from './ids.ts';
 import type { PaymentState } from '../../db/schema/checkout.ts';
 import { educatorBusyIntervals } from '../../db/queries/checkout.ts';
+import type { StoredCostSummary } from '../../db/queries/bookings.ts';
+import { issueInvoiceNumber } from '../documents/numbering.ts';
+import { hasDocument } from '../documents/describe.ts';
 
 /** Flows whose spaces come off an occurrence. */
 export function holdsSpaces(ctx: Ctx): boolean {
@@ -204,6 +207,15 @@ export async function complete(ctx: Ctx, pay: CompletionPayment): Promise<void> 
       break;
     }
   }
+  // Issue 6: a booking or order that costs something gets its invoice / receipt number in this same
+  // transaction, from the educator's gap-free sequence (api/documents/numbering.ts).
+  const documentOf = ctx.row.booking_id && ctx.flow !== 'order'
+    ? { kind: 'booking' as const, id: ctx.row.booking_id }
+    : ctx.row.order_id ? { kind: 'order' as const, id: ctx.row.order_id } : null;
+  if (documentOf && hasDocument({ lines: base.lines, costSummary: ctx.row.cost_summary as StoredCostSummary | null, totalCost: base.total_cost })) {
+    await issueInvoiceNumber(ctx.q, ctx.dialect, { kind: documentOf.kind, outcomeId: documentOf.id, educatorId: ctx.row.educator_id, issuedAt: ctx.now, now: ctx.now });
+  }
+
   const payment = entry<PaymentStepState>(ctx, 'payment');
   if (payment || pay.method) {
     ctx.row.step_state.payment = {

@@ -1,5 +1,17 @@
-/** The "Add to Calendar" file of a booking (spec 7 GET /bookings/{bookingId}/ical), with ical-generator. */
-import ical from 'ical-generator';
+/**
+ * The "Add to Calendar" file of a booking (spec 7 GET /bookings/{bookingId}/ical), RFC 5545.
+ *
+ * Times are written in Europe/London with a VTIMEZONE (DTSTART;TZID=Europe/London:…), so a 10:00 class in
+ * July stays 10:00 in every calendar, across BST and GMT. (ical-generator 10 writes TZID times in the
+ * server's own zone unless it is handed a date-library object, and needs a separate generator for the
+ * VTIMEZONE; writing the few lines here keeps the output exact.)
+ * UID is the booking reference at the marketplace host, so a re-download updates the same event.
+ */
+import type { BookingView } from '../../db/queries/bookings.ts';
+import { locationText } from '../../src/domain/locations.ts';
+import { referenceText } from '../../src/domain/checkout/outcomes.ts';
+import { baseHostname, type Config } from '../config.ts';
+import { TIME_ZONE, bookingPageUrl, deliveryLines, isCancelled } from './describe.ts';
 
 export interface CalendarBooking {
   id: string;
@@ -9,21 +21,135 @@ export interface CalendarBooking {
   end: number;
   location?: string | null;
   url?: string | null;
-  createdAt: number;
+  description?: string | null;
+  /** The host in the UID: '{bookingId}@{host}'. */
+  uidHost: string;
+  status: 'CONFIRMED' | 'TENTATIVE' | 'CANCELLED';
+  /** DTSTAMP: when this version of the event was made. */
+  stamp: number;
+  /** Bumped when the event changes (a cancellation). */
+  sequence?: number;
+}
+
+/**
+ * Europe/London since 1996 (EU rules): BST from 01:00 UTC on the last Sunday of March,
+ * GMT from 01:00 UTC (02:00 BST) on the last Sunday of October.
+ */
+export const EUROPE_LONDON_VTIMEZONE = [
+  'BEGIN:VTIMEZONE',
+  'TZID:Europe/London',
+  'X-LIC-LOCATION:Europe/London',
+  'BEGIN:DAYLIGHT',
+  'TZOFFSETFROM:+0000',
+  'TZOFFSETTO:+0100',
+  'TZNAME:BST',
+  'DTSTART:19700329T010000',
+  'RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU',
+  'END:DAYLIGHT',
+  'BEGIN:STANDARD',
+  'TZOFFSETFROM:+0100',
+  'TZOFFSETTO:+0000',
+  'TZNAME:GMT',
+  'DTSTART:19701025T020000',
+  'RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU',
+  'END:STANDARD',
+  'END:VTIMEZONE',
+];
+
+const londonParts = new Intl.DateTimeFormat('en-GB', {
+  timeZone: TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23',
+});
+
+/** Epoch seconds → '20260710T100000' (local time in Europe/London). */
+export function londonDateTime(epoch: number): string {
+  const parts = Object.fromEntries(londonParts.formatToParts(new Date(epoch * 1000)).map((p) => [p.type, p.value]));
+  return `${parts.year}${parts.month}${parts.day}T${parts.hour}${parts.minute}${parts.second}`;
+}
+
+/** Epoch seconds → '20260710T090000Z'. */
+export function utcDateTime(epoch: number): string {
+  return new Date(epoch * 1000).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** RFC 5545 3.3.11 TEXT escaping. */
+export function escapeText(value: string): string {
+  return value.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
+}
+
+/** RFC 5545 3.1: lines longer than 75 octets are folded (CRLF + one space), never inside a UTF-8 character. */
+export function foldLine(line: string): string {
+  const out: string[] = [];
+  let current = '';
+  let octets = 0;
+  for (const ch of line) {
+    const size = Buffer.byteLength(ch);
+    const limit = out.length === 0 ? 75 : 74;
+    if (octets + size > limit) {
+      out.push(current);
+      current = '';
+      octets = 0;
+    }
+    current += ch;
+    octets += size;
+  }
+  out.push(current);
+  return out.join('\r\n ');
 }
 
 export function bookingCalendar(booking: CalendarBooking): string {
-  const calendar = ical({ name: booking.courseName, prodId: { company: 'marketplace', product: 'checkout', language: 'EN' } });
-  calendar.createEvent({
-    id: `${booking.id}@marketplace`,
-    start: new Date(booking.start * 1000),
-    end: new Date(booking.end * 1000),
-    stamp: new Date(booking.createdAt * 1000),
-    summary: `${booking.courseName} with ${booking.educatorName}`,
-    description: `Booking reference: ${booking.id}`,
-    location: booking.location ?? undefined,
-    url: booking.url ?? undefined,
-    timezone: 'Europe/London',
+  const lines = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//Course Marketplace//Bookings//EN',
+    'CALSCALE:GREGORIAN',
+    'METHOD:PUBLISH',
+    ...EUROPE_LONDON_VTIMEZONE,
+    'BEGIN:VEVENT',
+    `UID:${booking.id}@${booking.uidHost}`,
+    `DTSTAMP:${utcDateTime(booking.stamp)}`,
+    `SEQUENCE:${booking.sequence ?? 0}`,
+    `DTSTART;TZID=${TIME_ZONE}:${londonDateTime(booking.start)}`,
+    `DTEND;TZID=${TIME_ZONE}:${londonDateTime(booking.end)}`,
+    `SUMMARY:${escapeText(`${booking.courseName} with ${booking.educatorName}`)}`,
+    `STATUS:${booking.status}`,
+    ...(booking.description ? [`DESCRIPTION:${escapeText(booking.description)}`] : []),
+    ...(booking.location ? [`LOCATION:${escapeText(booking.location)}`] : []),
+    ...(booking.url ? [`URL:${booking.url}`] : []),
+    'END:VEVENT',
+    'END:VCALENDAR',
+  ];
+  return `${lines.map(foldLine).join('\r\n')}\r\n`;
+}
+
+/** Where the event takes place: 'Online', the address, or '{address} & Online' for hybrid (spec 5 delivery badge). */
+export function calendarLocation(view: BookingView): string | null {
+  if (view.occurrence) {
+    const address = locationText(view.occurrence.address);
+    if (view.occurrence.delivery === 'online') return 'Online';
+    if (view.occurrence.delivery === 'hybrid') return address ? `${address} & Online` : 'Online';
+    return address || null;
+  }
+  const lines = deliveryLines(view);
+  return lines.length ? lines.join(', ') : null;
+}
+
+/** The calendar file of a dated booking; null when it has no date. */
+export function calendarOfBooking(view: BookingView, config: Pick<Config, 'PUBLIC_HOST' | 'PUBLIC_PROTOCOL'>): string | null {
+  if (view.start === null || view.end === null) return null;
+  const cancelled = isCancelled(view);
+  const url = bookingPageUrl(view, config);
+  return bookingCalendar({
+    id: view.id,
+    courseName: view.course.name,
+    educatorName: view.educator.name,
+    start: view.start,
+    end: view.end,
+    location: calendarLocation(view),
+    url,
+    description: [referenceText('booking', view.id), `${view.spaces} ${view.spaces === 1 ? 'space' : 'spaces'}`, `View & Manage Booking: ${url}`].join('\n'),
+    uidHost: baseHostname(config),
+    status: cancelled ? 'CANCELLED' : view.status === 'awaiting-approval' ? 'TENTATIVE' : 'CONFIRMED',
+    stamp: cancelled && view.cancellation ? Number(view.cancellation.cancelled_at) : view.createdAt,
+    sequence: cancelled ? 1 : 0,
   });
-  return calendar.toString();
 }

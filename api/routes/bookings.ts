@@ -1,19 +1,30 @@
 /**
  * The outcomes of the checkout as the learner sees them (spec 2.15, 7 "Links"):
- *   GET /api/bookings/mine → {bookings[], orders[], requests[], applications[]} (the signed-in learner's, newest first; for /profile)
- *   GET /api/bookings/{bookingId} → the booking (owner only)
- *   GET /api/bookings/{bookingId}/ical → text/calendar ("Add to Calendar")
- *   GET /api/booking/{bookingId}/invoice, GET /api/order/{orderId}/invoice → application/pdf (invoice, or receipt when paid)
- * Documents open for the owner, or with the signed `token` the confirmation state hands out (an embed has no cookies).
+ *   GET  /api/bookings/mine → {bookings[], orders[], requests[], applications[]} (the signed-in learner's, newest first; for /profile)
+ *   GET  /api/bookings/{bookingId} → the booking with its course, educator, document number, cancellation rule and links (owner only)
+ *   POST /api/bookings/{bookingId}/cancel → cancels it inside the educator's free-cancellation window (owner only; CSRF-checked
+ *        like every state-changing /api call); the spaces go back to the occurrence and a paid card / wallet payment is refunded
+ *   GET  /api/bookings/{bookingId}/ical → text/calendar ("Add to Calendar"; dated bookings only)
+ *   GET  /api/booking/{bookingId}/invoice, GET /api/order/{orderId}/invoice → application/pdf: "Invoice" while money is due,
+ *        "Receipt" once paid, with its sequential number (INV-000001…); refused when everything was free
+ * Documents open for the owner, or with the signed `token` the confirmation state and e-mails hand out (an embed has no cookies).
  */
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../app.ts';
 import { ProblemError, problems } from '../../src/domain/problems.ts';
-import { verifyDocumentToken } from '../checkout/ids.ts';
-import { bookingCalendar } from '../documents/ical.ts';
-import { renderInvoicePdf, type InvoiceLine } from '../documents/invoice.ts';
+import { documentToken, verifyDocumentToken } from '../checkout/ids.ts';
+import { requireUser } from '../auth/middleware.ts';
+import { calendarOfBooking } from '../documents/ical.ts';
+import { invoiceModel, renderInvoicePdf } from '../documents/invoice.ts';
+import { ensureInvoiceNumber } from '../documents/numbering.ts';
+import { cancelBooking } from '../documents/cancel.ts';
+import { documentProblems } from '../documents/problems.ts';
+import {
+  BOOKING_STATUS_TEXT, bookingPageUrl, cancellationPolicy, deliveryLines, documentButtonText, documentTitle, hasDocument, whenText,
+} from '../documents/describe.ts';
 import { listLearnerOutcomes } from '../../db/queries/checkout-outcomes.ts';
-import { locationText } from '../../src/domain/locations.ts';
+import { loadBookingView, loadOrderView, type BookingView, type OrderView } from '../../db/queries/bookings.ts';
+import { payInvoiceLink } from '../../src/domain/links.ts';
 
 function allowed(c: Context<AppEnv>, kind: string, id: string, userId: string): boolean {
   const user = c.var.user;
@@ -21,25 +32,57 @@ function allowed(c: Context<AppEnv>, kind: string, id: string, userId: string): 
   return verifyDocumentToken(c.var.deps.config.APP_SECRET, kind, id, c.req.query('token'));
 }
 
-function notFound(): never {
-  throw new ProblemError(problems.notFound('No such booking'));
+function notFound(kind: 'booking' | 'order' = 'booking'): never {
+  throw new ProblemError(problems.notFound(kind === 'booking' ? 'No such booking' : 'No such order'));
 }
 
-interface StoredLines {
-  offers?: { name: string; quantity: number; price: number | null }[];
-  addOns?: { name: string; quantity: number; price: number | null }[];
-  extras?: { label: string; cost: number; quantity: number }[];
-}
-
-function invoiceLines(stored: StoredLines, summary: Record<string, unknown> | null): InvoiceLine[] {
-  const lines: InvoiceLine[] = [];
-  for (const o of stored.offers ?? []) lines.push({ text: `${o.name} × ${o.quantity}`, amount: (o.price ?? 0) * o.quantity });
-  for (const a of stored.addOns ?? []) lines.push({ text: `${a.name} × ${a.quantity}`, amount: (a.price ?? 0) * a.quantity });
-  for (const e of stored.extras ?? []) lines.push({ text: `${e.label} × ${e.quantity}`, amount: e.cost * e.quantity });
-  const items = (summary?.summary_items ?? {}) as Record<string, { text: string; value: number }[]>;
-  for (const key of ['discountSummary', 'voucherSummary', 'vatSummary']) for (const item of items[key] ?? []) lines.push({ text: item.text, amount: item.value });
-  if (summary && !summary.fees_absorbed && Number(summary.platform_fee) > 0) lines.push({ text: 'Fees', amount: Number(summary.platform_fee) });
-  return lines;
+/** What the booking page and islands need, on top of the stored booking. */
+function bookingJson(c: Context<AppEnv>, view: BookingView) {
+  const { config } = c.var.deps;
+  const now = c.var.deps.now();
+  const token = documentToken(config.APP_SECRET, 'booking', view.id);
+  const policy = cancellationPolicy(view, now);
+  return {
+    id: view.id,
+    reference: view.id,
+    flow: view.flow,
+    origin: view.origin,
+    status: view.status,
+    statusText: BOOKING_STATUS_TEXT[view.status] ?? view.status,
+    occurrence_id: view.occurrenceId,
+    spaces: view.spaces,
+    start_datetime: view.start,
+    end_datetime: view.end,
+    when: whenText(view),
+    delivery: deliveryLines(view),
+    lines: view.lines,
+    cost_summary: view.costSummary,
+    total_cost: view.totalCost,
+    currency: view.currency,
+    payment_method: view.paymentMethod,
+    payment_state: view.paymentState,
+    due_date: view.dueDate,
+    manual_note: view.manualNote,
+    invoice_details: view.invoiceDetails,
+    created_at: view.createdAt,
+    course: view.course,
+    educator: { id: view.educator.id, slug: view.educator.slug, name: view.educator.name },
+    invoiceNumber: view.document?.invoice_number ?? null,
+    cancellation: view.cancellation
+      ? {
+        cancelledAt: Number(view.cancellation.cancelled_at), spacesReleased: Number(view.cancellation.spaces_released),
+        refundStatus: view.cancellation.refund_status, refundAmount: Number(view.cancellation.refund_amount),
+      }
+      : null,
+    cancellationPolicy: policy,
+    documentLabel: hasDocument(view) ? documentButtonText(view) : null,
+    links: {
+      manage: bookingPageUrl(view, config),
+      ical: view.start !== null ? `/api/bookings/${view.id}/ical?token=${token}` : null,
+      invoice: hasDocument(view) ? `/api/booking/${view.id}/invoice?token=${token}` : null,
+      payInvoice: view.paymentMethod === 'invoice' && view.paymentState === 'unpaid' ? payInvoiceLink('booking', view.id) : null,
+    },
+  };
 }
 
 export function bookingsRoutes() {
@@ -54,71 +97,51 @@ export function bookingsRoutes() {
   });
 
   app.get('/bookings/:bookingId/ical', async (c) => {
-    const id = c.req.param('bookingId');
-    const b = await db(c)
-      .selectFrom('bookings')
-      .innerJoin('courses', 'courses.id', 'bookings.course_id')
-      .innerJoin('educators', 'educators.id', 'bookings.educator_id')
-      .leftJoin('occurrences', 'occurrences.id', 'bookings.occurrence_id')
-      .select(['bookings.id', 'bookings.user_id', 'bookings.start_datetime', 'bookings.end_datetime', 'bookings.created_at',
-        'courses.name as course_name', 'educators.name as educator_name', 'occurrences.address', 'occurrences.delivery'])
-      .where('bookings.id', '=', id)
-      .executeTakeFirst();
-    if (!b || !allowed(c, 'booking', b.id, b.user_id) || b.start_datetime === null || b.end_datetime === null) notFound();
-    const body = bookingCalendar({
-      id: b.id, courseName: b.course_name, educatorName: b.educator_name, start: Number(b.start_datetime), end: Number(b.end_datetime),
-      location: b.delivery === 'online' ? 'Online' : locationText(b.address) || null, createdAt: Number(b.created_at),
-    });
+    const view = await loadBookingView(db(c), c.req.param('bookingId'));
+    if (!view || !allowed(c, 'booking', view.id, view.userId)) notFound();
+    const body = calendarOfBooking(view, c.var.deps.config);
+    if (!body) throw new ProblemError(documentProblems.noCalendar());
     return new Response(body, {
-      headers: { 'content-type': 'text/calendar; charset=utf-8', 'content-disposition': `attachment; filename="${b.id}.ics"`, 'cache-control': 'no-store' },
+      headers: {
+        'content-type': 'text/calendar; charset=utf-8',
+        'content-disposition': `attachment; filename="${view.id}.ics"`,
+        'cache-control': 'private, no-store',
+      },
     });
   });
 
   app.get('/bookings/:bookingId', async (c) => {
     const user = c.var.user;
-    const b = await db(c).selectFrom('bookings').selectAll().where('id', '=', c.req.param('bookingId')).executeTakeFirst();
-    if (!b || !user || b.user_id !== user.id) notFound();
+    const view = await loadBookingView(db(c), c.req.param('bookingId'));
+    if (!view || !user || view.userId !== user.id) notFound();
     c.header('cache-control', 'no-store');
-    return c.json({ ...b, reference: b.id });
+    return c.json(bookingJson(c, view));
+  });
+
+  app.post('/bookings/:bookingId/cancel', async (c) => {
+    const user = requireUser(c);
+    const result = await cancelBooking(c.var.deps, user, c.req.param('bookingId'));
+    c.header('cache-control', 'no-store');
+    return c.json({ ...bookingJson(c, result.booking), spacesReleased: result.spacesReleased, refund: result.refund });
   });
 
   const invoice = (kind: 'booking' | 'order') => async (c: Context<AppEnv>) => {
     const id = c.req.param(kind === 'booking' ? 'bookingId' : 'orderId') ?? '';
-    const table = kind === 'booking' ? 'bookings' : 'orders';
-    const row = await db(c)
-      .selectFrom(table)
-      .innerJoin('courses', 'courses.id', `${table}.course_id`)
-      .innerJoin('educators', 'educators.id', `${table}.educator_id`)
-      .select([`${table}.id as id`, `${table}.user_id as user_id`, `${table}.lines as lines`, `${table}.details as details`,
-        `${table}.total_cost as total_cost`, `${table}.currency as currency`, `${table}.created_at as created_at`,
-        `${table}.payment_state as payment_state`, `${table}.payment_method as payment_method`, `${table}.due_date as due_date`,
-        `${table}.invoice_details as invoice_details`, `${table}.manual_note as manual_note`, `${table}.contact_details as contact_details`,
-        'courses.name as course_name', 'educators.name as educator_name'])
-      .where(`${table}.id`, '=', id)
-      .executeTakeFirst();
-    if (!row || !allowed(c, kind, row.id, row.user_id) || Number(row.total_cost) <= 0) notFound();
-    const details = (row.details ?? {}) as { costSummary?: Record<string, unknown> | null };
-    const invoiceDetails = (row.invoice_details ?? null) as Record<string, string | null> | null;
-    const booker = ((row.contact_details as { booker?: { formResponse?: Record<string, unknown> } })?.booker?.formResponse ?? {}) as Record<string, unknown>;
-    const billTo = invoiceDetails
-      ? [invoiceDetails.billing_name, invoiceDetails.billing_address, invoiceDetails.billing_email, invoiceDetails.vat_number ? `VAT: ${invoiceDetails.vat_number}` : null, invoiceDetails.recipient_instructions].filter((v): v is string => !!v)
-      : [[booker.system_first_name, booker.system_last_name].filter(Boolean).join(' '), String(booker.system_email ?? '')].filter(Boolean);
-    const pdf = await renderInvoicePdf({
-      kind: row.payment_state === 'paid' ? 'Receipt' : 'Invoice',
-      reference: row.id,
-      issuedAt: Number(row.created_at),
-      dueDate: row.payment_method === 'invoice' ? Number(row.due_date) : null,
-      educatorName: row.educator_name,
-      courseName: row.course_name,
-      billTo,
-      lines: invoiceLines(row.lines as StoredLines, details.costSummary ?? null),
-      total: Number(row.total_cost),
-      currency: row.currency,
-      vatAmount: details.costSummary ? Number(details.costSummary.vat_amount ?? 0) : null,
-      note: row.payment_state === 'paid' ? 'Paid with thanks.' : row.manual_note,
-    });
+    const { deps } = c.var;
+    const view: BookingView | OrderView | null = kind === 'booking' ? await loadBookingView(deps.db, id) : await loadOrderView(deps.db, id);
+    if (!view || !allowed(c, kind, view.id, view.userId)) notFound(kind);
+    if (!hasDocument(view)) throw new ProblemError(documentProblems.noDocument(kind));
+    // Bookings and orders get their number when they are recorded; one recorded before that gets it now, once.
+    const document = view.document ?? (await ensureInvoiceNumber(deps.db, deps.dialect, {
+      kind, outcomeId: view.id, educatorId: view.educator.id, issuedAt: deps.now(), now: deps.now(),
+    }));
+    const pdf = await renderInvoicePdf(invoiceModel(view, document));
     return new Response(new Uint8Array(pdf), {
-      headers: { 'content-type': 'application/pdf', 'content-disposition': `inline; filename="${row.id}.pdf"`, 'cache-control': 'no-store' },
+      headers: {
+        'content-type': 'application/pdf',
+        'content-disposition': `inline; filename="${documentTitle(view)}-${document.invoice_number}.pdf"`,
+        'cache-control': 'private, no-store',
+      },
     });
   };
   app.get('/booking/:bookingId/invoice', invoice('booking'));

@@ -1,0 +1,141 @@
+/**
+ * A learner cancels their booking (POST /api/bookings/{bookingId}/cancel, owner only), while the educator's
+ * `cancellation_allowed` permits it (now ≤ start − N days; spec 9 "Free cancellation N day(s) prior").
+ *
+ * In ONE transaction:
+ *   1. `update bookings set status = 'cancelled' where id = ? and status in ('confirmed', 'awaiting-approval')`
+ *      — the affected-row count decides; on PostgreSQL a concurrent cancel waits on the row and then finds
+ *      it cancelled, on SQLite this first write takes the database's write lock;
+ *   2. the occurrence (locked on PostgreSQL) gets the booking's spaces back, never above its capacity;
+ *   3. a booking_cancellations row (primary key = booking id: a second one cannot exist).
+ * So cancelling twice is refused and releases nothing. After the commit, a paid card / wallet / pay-later
+ * payment is refunded through its provider (recorded on the cancellation row: refunded, or failed with
+ * the error for someone to retry), and the learner and the educator are e-mailed.
+ */
+import { sql } from 'kysely';
+import type { Deps } from '../app.ts';
+import type { SessionUser } from '../auth/types.ts';
+import type { BookingStatus } from '../../db/schema/checkout.ts';
+import type { RefundStatus } from '../../db/schema/documents.ts';
+import { loadBookingView, type BookingView } from '../../db/queries/bookings.ts';
+import { ProblemError, problems } from '../../src/domain/problems.ts';
+import { providerNamed } from '../payments/index.ts';
+import { mailerFor } from '../mail/index.ts';
+import { cancellationPolicy, longDate } from './describe.ts';
+import { cancellationEmails } from './emails.ts';
+import { documentProblems } from './problems.ts';
+
+/** Stored in bookings.status (a text column) once cancelled. */
+export const CANCELLED = 'cancelled' as unknown as BookingStatus;
+
+const PROVIDER_METHODS = new Set(['card', 'paypal', 'klarna']);
+
+function notFound(): never {
+  throw new ProblemError(problems.notFound('No such booking'));
+}
+
+export interface CancelResult {
+  booking: BookingView;
+  spacesReleased: number;
+  refund: RefundStatus;
+}
+
+export async function cancelBooking(deps: Deps, user: SessionUser, bookingId: string): Promise<CancelResult> {
+  const view = await loadBookingView(deps.db, bookingId);
+  if (!view || view.userId !== user.id) notFound();
+  const now = deps.now();
+  const policy = cancellationPolicy(view, now);
+  if (!policy.allowed) {
+    if (policy.reason === 'cancelled') throw new ProblemError(documentProblems.alreadyCancelled());
+    if (policy.reason === 'window-passed') {
+      throw new ProblemError(documentProblems.cancellationWindowPassed(view.educator.cancellationAllowed ?? 0, longDate(policy.deadline ?? now), view.educator.name));
+    }
+    throw new ProblemError(documentProblems.cancellationNotAvailable(view.educator.name));
+  }
+  const refundable = view.paymentState === 'paid' && !!view.paymentId && !!view.paymentProvider && PROVIDER_METHODS.has(view.paymentMethod ?? '')
+    && view.totalCost > 0;
+
+  const released = await deps.db.transaction().execute(async (tx) => {
+    const changed = await tx
+      .updateTable('bookings')
+      .set({ status: CANCELLED })
+      .where('id', '=', view.id)
+      .where('status', 'in', ['confirmed', 'awaiting-approval'])
+      .executeTakeFirst();
+    if (Number(changed.numUpdatedRows) !== 1) throw new ProblemError(documentProblems.alreadyCancelled());
+    const booking = await tx.selectFrom('bookings').select(['occurrence_id', 'spaces']).where('id', '=', view.id).executeTakeFirstOrThrow();
+    const spaces = Math.max(0, Number(booking.spaces));
+    let given = 0;
+    if (booking.occurrence_id && spaces > 0) {
+      let query = tx
+        .selectFrom('occurrences')
+        .innerJoin('courses', 'courses.id', 'occurrences.course_id')
+        .select(['occurrences.available_spaces', 'occurrences.spaces', 'courses.spaces as course_spaces'])
+        .where('occurrences.id', '=', booking.occurrence_id);
+      if (deps.dialect === 'postgres') query = query.forUpdate('occurrences');
+      const occ = await query.executeTakeFirst();
+      if (occ && occ.available_spaces !== null) {
+        const available = Number(occ.available_spaces);
+        const capacityRaw = occ.spaces ?? occ.course_spaces;
+        const capacity = capacityRaw === null || capacityRaw === undefined ? null : Number(capacityRaw);
+        const next = capacity === null ? available + spaces : Math.max(available, Math.min(available + spaces, capacity));
+        given = next - available;
+        if (given > 0) {
+          await tx
+            .updateTable('occurrences')
+            .set({ available_spaces: sql<number>`available_spaces + ${given}` })
+            .where('id', '=', booking.occurrence_id)
+            .execute();
+        }
+      }
+    }
+    await tx
+      .insertInto('booking_cancellations')
+      .values({
+        booking_id: view.id,
+        user_id: user.id,
+        occurrence_id: booking.occurrence_id,
+        spaces_released: given,
+        cancelled_at: now,
+        refund_status: refundable ? 'pending' : 'none',
+        refund_provider: refundable ? view.paymentProvider : null,
+        refund_payment_id: refundable ? view.paymentId : null,
+        refund_amount: refundable ? view.totalCost : 0,
+        refunded_at: null,
+        refund_error: null,
+      })
+      .execute();
+    return given;
+  });
+
+  // After the commit: the refund, then the e-mails. Neither undoes the cancellation.
+  let refund: RefundStatus = refundable ? 'pending' : 'none';
+  if (refundable) {
+    const provider = providerNamed(deps, view.paymentProvider!);
+    try {
+      if (!provider) throw new Error(`payment provider ${view.paymentProvider} is not configured`);
+      await provider.refundPayment(view.paymentId!);
+      refund = 'refunded';
+      await deps.db.updateTable('booking_cancellations').set({ refund_status: 'refunded', refunded_at: deps.now(), refund_error: null })
+        .where('booking_id', '=', view.id).execute();
+      await deps.db.updateTable('checkout_payments').set({ status: 'refunded', updated_at: deps.now() })
+        .where('checkout_id', '=', view.checkoutId).where('provider_payment_id', '=', view.paymentId!).execute();
+    } catch (error) {
+      refund = 'failed';
+      if (deps.config.LOG_LEVEL !== 'silent') console.error('refund after cancellation failed', error);
+      await deps.db.updateTable('booking_cancellations')
+        .set({ refund_status: 'failed', refund_error: error instanceof Error ? error.message.slice(0, 500) : String(error).slice(0, 500) })
+        .where('booking_id', '=', view.id).execute();
+    }
+  }
+  const after = (await loadBookingView(deps.db, view.id))!;
+  const mailer = mailerFor(deps);
+  for (const message of cancellationEmails(after, deps.config)) {
+    try {
+      await mailer.send(message);
+    } catch (error) {
+      if (deps.config.LOG_LEVEL !== 'silent') console.error('cancellation mail failed', error);
+    }
+  }
+  return { booking: after, spacesReleased: released, refund };
+}

@@ -1,0 +1,96 @@
+/**
+ * Sequential invoice numbers (issue 6 item 5). Every booking or order that costs something gets one number,
+ * INV-000001, INV-000002, … from its educator's own gap-free sequence (the educator is the seller named on
+ * the document; HMRC expects each seller's invoice numbers to follow on from the previous one). The number
+ * is issued in the transaction that records the booking / order (api/checkout/outcomes.ts), or lazily, in a
+ * transaction, on the first download of a document that has none; it is stored, so every re-download shows it.
+ *
+ * Why it stays sequential under concurrency, on both databases:
+ * - the counter row is created with `insert … on conflict do nothing` (a write: on SQLite it takes the
+ *   database's write lock at once, so a transaction never upgrades from a stale read snapshot);
+ * - on PostgreSQL the counter row is then locked (`select … for update`): a second transaction issuing a
+ *   number for the same educator waits there until the first commits or rolls back;
+ * - the document is looked up again under that lock, so two first downloads of one booking issue it once;
+ * - the number comes from `update document_counters set value = value + 1 where scope = ? returning value`,
+ *   in the same transaction as the document row. A rollback undoes both: no gaps, no duplicates
+ *   (and the unique (educator_id, seq) constraint would refuse a duplicate anyway).
+ * On SQLite kysely runs one transaction at a time on its single connection, and another process waits on
+ * the write lock (busy_timeout).
+ */
+import { sql } from 'kysely';
+import type { Db, Dialect } from '../../db/client.ts';
+import type { DocumentOutcomeKind, InvoiceDocumentRow } from '../../db/schema/documents.ts';
+
+type Q = Db;
+
+export const INVOICE_PREFIX = 'INV-';
+
+/** 1 → 'INV-000001' (more digits once past 999999). */
+export function formatInvoiceNumber(seq: number): string {
+  return `${INVOICE_PREFIX}${String(seq).padStart(6, '0')}`;
+}
+
+export function invoiceScope(educatorId: string): string {
+  return `invoice:${educatorId}`;
+}
+
+export async function findInvoiceDocument(q: Q, kind: DocumentOutcomeKind, outcomeId: string): Promise<InvoiceDocumentRow | undefined> {
+  return q
+    .selectFrom('invoice_documents')
+    .selectAll()
+    .where('outcome_kind', '=', kind)
+    .where('outcome_id', '=', outcomeId)
+    .executeTakeFirst();
+}
+
+export interface IssueInput {
+  kind: DocumentOutcomeKind;
+  outcomeId: string;
+  educatorId: string;
+  /** The date printed on the document. */
+  issuedAt: number;
+  now: number;
+}
+
+/**
+ * Issues the document's number, or returns the one it already has. Must run inside a transaction
+ * (`q` is the transaction); see the file comment for the locking.
+ */
+export async function issueInvoiceNumber(q: Q, dialect: Dialect, input: IssueInput): Promise<InvoiceDocumentRow> {
+  const scope = invoiceScope(input.educatorId);
+  await q
+    .insertInto('document_counters')
+    .values({ scope, value: 0 })
+    .onConflict((oc) => oc.column('scope').doNothing())
+    .execute();
+  if (dialect === 'postgres') {
+    await q.selectFrom('document_counters').select('value').where('scope', '=', scope).forUpdate().execute();
+  }
+  const existing = await findInvoiceDocument(q, input.kind, input.outcomeId);
+  if (existing) return existing;
+  const counter = await q
+    .updateTable('document_counters')
+    .set({ value: sql<number>`value + 1` })
+    .where('scope', '=', scope)
+    .returning('value')
+    .executeTakeFirstOrThrow();
+  const seq = Number(counter.value);
+  const row: InvoiceDocumentRow = {
+    outcome_kind: input.kind,
+    outcome_id: input.outcomeId,
+    educator_id: input.educatorId,
+    seq,
+    invoice_number: formatInvoiceNumber(seq),
+    issued_at: input.issuedAt,
+    created_at: input.now,
+  };
+  await q.insertInto('invoice_documents').values(row).execute();
+  return row;
+}
+
+/** The document's number: the stored one, or a new one issued in its own transaction (first download). */
+export async function ensureInvoiceNumber(db: Db, dialect: Dialect, input: IssueInput): Promise<InvoiceDocumentRow> {
+  const stored = await findInvoiceDocument(db, input.kind, input.outcomeId);
+  if (stored) return stored;
+  return db.transaction().execute((tx) => issueInvoiceNumber(tx, dialect, input));
+}
