@@ -35,6 +35,7 @@ import { providerFor, providerNamed } from '../payments/index.ts';
 import { isWalletProvider } from '../payments/registry.ts';
 import { isPaymentSuccessful, type PaymentEvent, type ProviderPayment } from '../payments/types.ts';
 import { notifyOutcome } from './notify.ts';
+import { occurrenceLinkFromBooking, orderDetailsLink, type AppContext, type LinkTarget } from '../../src/domain/links.ts';
 
 export const ORIGINS = ['marketplace', 'embed', 'landing_page'] as const;
 
@@ -629,6 +630,26 @@ function defaultsOf(ctx: Ctx): Record<string, unknown> {
   return defaults;
 }
 
+/**
+ * "View & Manage Booking" (spec 2.15) goes to the spec 2.4 booking or order page, seen from the context the
+ * checkout was opened in: the marketplace, the educator's own minisite (landing_page) or an embed (which opens
+ * the minisite in a new tab). Bookings without an occurrence have no such page and go to /profile.
+ */
+function manageLink(ctx: Ctx, target: { occurrenceId?: string | null; bookingId?: string; orderId?: string }): string {
+  const context: AppContext = ctx.row.origin === 'embed' ? 'embed' : ctx.row.origin === 'landing_page' ? 'minisite' : 'marketplace';
+  const config = ctx.deps.config;
+  const link: LinkTarget & { courseSlug: string } = {
+    educatorSlug: ctx.cat.educator.slug,
+    currentEducatorSlug: context === 'minisite' ? ctx.cat.educator.slug : null,
+    host: config.PUBLIC_HOST,
+    protocol: config.PUBLIC_PROTOCOL,
+    courseSlug: ctx.cat.course.slug,
+  };
+  if (target.orderId) return orderDetailsLink(context, { ...link, orderId: target.orderId }).href;
+  if (!target.occurrenceId) return '/profile';
+  return occurrenceLinkFromBooking(context, { ...link, occurrenceId: target.occurrenceId, bookingId: target.bookingId }).href;
+}
+
 async function outcomeOf(ctx: Ctx): Promise<Record<string, unknown> | null> {
   const r = ctx.row;
   if (r.status !== 'completed') return null;
@@ -645,7 +666,7 @@ async function outcomeOf(ctx: Ctx): Promise<Record<string, unknown> | null> {
         ical: `/api/bookings/${b.id}/ical?token=${token}`,
         invoice: `/api/booking/${b.id}/invoice?token=${token}`,
         payInvoice: b.payment_method === 'invoice' ? `/complete-booking/${b.id}` : null,
-        manage: '/profile',
+        manage: manageLink(ctx, { occurrenceId: b.occurrence_id, bookingId: b.id }),
       },
     };
   }
@@ -656,7 +677,7 @@ async function outcomeOf(ctx: Ctx): Promise<Record<string, unknown> | null> {
     return {
       kind: 'order', id: o.id, reference: o.id, title, status: o.status, paymentMethod: o.payment_method, paymentState: o.payment_state,
       dueDate: o.due_date, manualNote: o.manual_note, totalCost: o.total_cost, currency: o.currency,
-      links: { invoice: `/api/order/${o.id}/invoice?token=${token}`, payInvoice: o.payment_method === 'invoice' ? `/complete-order/${o.id}` : null, manage: '/profile' },
+      links: { invoice: `/api/order/${o.id}/invoice?token=${token}`, payInvoice: o.payment_method === 'invoice' ? `/complete-order/${o.id}` : null, manage: manageLink(ctx, { orderId: o.id }) },
     };
   }
   if (r.request_id) return { kind: 'request', id: r.request_id, reference: r.request_id, title, status: 'sent' };

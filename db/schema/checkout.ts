@@ -83,7 +83,7 @@ interface OutcomeColumns {
   created_at: number;
 }
 
-export type BookingStatus = 'confirmed' | 'awaiting-approval';
+export type BookingStatus = 'confirmed' | 'awaiting-approval' | 'cancelled';
 
 export interface BookingsTable extends OutcomeColumns {
   occurrence_id: string | null;

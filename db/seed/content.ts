@@ -123,7 +123,7 @@ export interface Vertical {
 const COMMON_FAQS = [
   { question: 'What is your cancellation policy?', answer: '<p>You can cancel free of charge up to the date shown at checkout. After that we can usually <strong>move you to another date</strong> instead.</p>' },
   { question: 'Is the venue accessible?', answer: '<p>Our main room is on the ground floor with step-free access and an accessible toilet. Please tell us about any <em>access needs</em> when you book.</p>' },
-  { question: 'Can I buy this as a gift?', answer: '<p>Yes. Gift vouchers can be used for any date. <a href="/gift-checkout">Buy a gift voucher</a>.</p>' },
+  { question: 'Can I buy this as a gift?', answer: '<p>Yes. Send us an enquiry and we will arrange a gift voucher that can be used for any date.</p>' },
 ];
 
 export const VERTICALS: Vertical[] = [

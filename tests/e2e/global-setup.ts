@@ -72,6 +72,8 @@ export default async function setup(project: TestProject) {
     ASTRO_OUT_DIR: distDir,
     PUBLIC_HOST: `localhost:${port}`,
     ASTRO_TELEMETRY_DISABLED: '1',
+    // vitest sets NODE_ENV=test; the site under test is the production build.
+    NODE_ENV: 'production',
   };
   const started = performance.now();
   await run(process.execPath, ['node_modules/astro/astro.js', 'build'], { env, maxBuffer: 64 * 1024 * 1024 });
@@ -79,6 +81,7 @@ export default async function setup(project: TestProject) {
 
   // On-demand pages rendered in this process read the same database.
   process.env.DATABASE_URL = databaseUrl;
+  process.env.PUBLIC_HOST = `localhost:${port}`;
   const config = loadConfig({ ...env, PORT: String(port), BIND_HOST: '127.0.0.1', DIST_DIR: distDir, LOG_LEVEL: 'error', OUTBOX_DIR: join(work, 'outbox') });
   const server = await startServer(config);
   const baseUrl = `http://localhost:${port}`;

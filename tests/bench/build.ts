@@ -1,0 +1,351 @@
+/**
+ * npm run bench:build — how long `astro build` takes to pre-render the public pages, and how heavy they are.
+ *
+ *   npm run bench:build                        demo catalogue (30 educators), then a large one (1,300 educators)
+ *   npm run bench:build -- --educators 2000    the large run with 2,000 educators
+ *   npm run bench:build -- --skip-large        the demo catalogue only
+ *   --keep                                     keep the databases and build output (in .tmp/bench-build-…)
+ *
+ * For each catalogue: the deterministic demo catalogue (db/seed, seed 1) is generated into a fresh SQLite
+ * file under .tmp/ (inside the project: the built server must resolve node_modules from its folder, so
+ * the output never goes to the system temp folder), then `astro build` runs with DATABASE_URL and
+ * ASTRO_OUT_DIR pointing there. Printed: pages (HTML files), seconds, pages per second, peak memory (the
+ * build process's maximum RSS from `/usr/bin/time -v` when present, else its VmHWM; plus the sampled RSS
+ * of the whole process tree), and the gzipped HTML and JavaScript weight of each page type. JavaScript
+ * is what a page loads as modules: every /_astro/*.js it names (module scripts, island components and
+ * renderers, inline imports) and their static imports, resolved in dist/client/_astro; each file
+ * gzipped on its own, as served (zlib level 6). Figures only, no assertions.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { openDb } from '../../db/client.ts';
+import { migrateToLatest } from '../../db/migrate.ts';
+import { loadCatalogue } from '../../db/seed/load.ts';
+import { todayAnchor } from '../../db/seed/generate.ts';
+
+const { values } = parseArgs({
+  options: {
+    educators: { type: 'string', default: '1300' },
+    'skip-large': { type: 'boolean', default: false },
+    keep: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+});
+if (values.help) {
+  console.log('Usage: npm run bench:build -- [--educators N] [--skip-large] [--keep]');
+  process.exit(0);
+}
+const LARGE = Number(values.educators);
+if (!Number.isInteger(LARGE) || LARGE < 1) {
+  console.error(`--educators must be a whole number of at least 1, got "${values.educators}"`);
+  process.exit(2);
+}
+const DEMO = 30;
+const PAGE_GOAL = 50_000;
+const ROOT = process.cwd();
+const GZIP_LEVEL = 6;
+
+// ---------------------------------------------------------------------------------------------
+// Page types, from a file's path under dist/client (docs/routes.md).
+
+const REPORTED = [
+  'marketplace about', 'marketplace courses', 'marketplace reviews', 'marketplace enquiry', 'marketplace course',
+  'marketplace category', 'minisite home', 'minisite course', 'embed course',
+] as const;
+const EDUCATOR_PAGES = new Set(['courses', 'reviews', 'enquiry', 'waitlist']);
+const MINISITE_PAGES = new Set(['about', 'reviews', 'enquiry', 'waitlist']);
+
+function pageType(path: string): string {
+  const parts = path.split(sep);
+  parts.pop(); // index.html
+  if (parts.length === 0) return path === 'index.html' ? 'marketplace home' : 'other';
+  const [a, b, c, d] = parts;
+  if (a === 'courses' && b && !c) return 'marketplace category';
+  if (a === 'search' && !b) return 'marketplace search';
+  if (a === 'minisite' && b) {
+    if (!c) return 'minisite home';
+    if (!d) return MINISITE_PAGES.has(c) ? `minisite ${c}` : 'minisite course';
+    return 'other';
+  }
+  if (a === 'embed' && b) {
+    if (b === 'enquiry' && !c) return 'embed enquiry';
+    if (!c) return 'embed courses';
+    if (!d) return EDUCATOR_PAGES.has(c) ? `embed ${c}` : 'embed course';
+    return 'other';
+  }
+  if (!b) return 'marketplace about';
+  if (!c) return EDUCATOR_PAGES.has(b) ? `marketplace ${b}` : 'marketplace course';
+  return 'other';
+}
+
+function htmlFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const entry of readdirSync(d, { withFileTypes: true })) {
+      const full = join(d, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== '_astro') walk(full);
+      } else if (entry.name.endsWith('.html')) out.push(full);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// JavaScript a page loads.
+
+const ASTRO_REF = /["'](\/_astro\/[^"'?#\s]+\.js)["']/g;
+/** Static imports in Vite's output: import{a}from"./x.js"; import"./x.js"; export{a}from"./x.js". */
+const STATIC_IMPORT = /(?:^|[;\s}])(?:import|export)\s*(?:[\w$*{}\s,]+?\s*from\s*)?["'](\.{1,2}\/[^"']+\.js)["']/g;
+
+function jsClosure(clientDir: string, html: string, cache: Map<string, { gzip: number; imports: string[] }>): { files: number; gzip: number } {
+  const seen = new Set<string>();
+  const queue = [...new Set([...html.matchAll(ASTRO_REF)].map((m) => m[1]!))];
+  let gzip = 0;
+  while (queue.length) {
+    const ref = queue.pop()!;
+    if (seen.has(ref)) continue;
+    seen.add(ref);
+    let info = cache.get(ref);
+    if (!info) {
+      const file = join(clientDir, ref);
+      if (!existsSync(file)) {
+        info = { gzip: 0, imports: [] };
+      } else {
+        const code = readFileSync(file);
+        const text = code.toString('utf8');
+        const base = ref.slice(0, ref.lastIndexOf('/') + 1);
+        const imports = [...text.matchAll(STATIC_IMPORT)].map((m) => new URL(m[1]!, `http://x${base}`).pathname);
+        info = { gzip: gzipSync(code, { level: GZIP_LEVEL }).length, imports };
+      }
+      cache.set(ref, info);
+    }
+    gzip += info.gzip;
+    queue.push(...info.imports);
+  }
+  return { files: seen.size, gzip };
+}
+
+interface TypeFigures {
+  type: string;
+  pages: number;
+  htmlMedian: number;
+  htmlMax: number;
+  jsFiles: number;
+  jsMedian: number;
+  jsMax: number;
+  sample: string;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)] ?? 0;
+}
+
+function weigh(clientDir: string, files: string[]): { byType: Map<string, TypeFigures>; counts: Map<string, number> } {
+  const groups = new Map<string, { html: number[]; js: number[]; jsFiles: number[]; sample: string }>();
+  const counts = new Map<string, number>();
+  const cache = new Map<string, { gzip: number; imports: string[] }>();
+  for (const file of files) {
+    const rel = relative(clientDir, file);
+    const type = pageType(rel);
+    counts.set(type, (counts.get(type) ?? 0) + 1);
+    if (!(REPORTED as readonly string[]).includes(type)) continue;
+    const html = readFileSync(file);
+    const js = jsClosure(clientDir, html.toString('utf8'), cache);
+    let g = groups.get(type);
+    if (!g) groups.set(type, (g = { html: [], js: [], jsFiles: [], sample: `/${rel.split(sep).join('/').replace(/index\.html$/, '')}` }));
+    g.html.push(gzipSync(html, { level: GZIP_LEVEL }).length);
+    g.js.push(js.gzip);
+    g.jsFiles.push(js.files);
+  }
+  const byType = new Map<string, TypeFigures>();
+  for (const type of REPORTED) {
+    const g = groups.get(type);
+    if (!g) continue;
+    byType.set(type, {
+      type, pages: g.html.length, htmlMedian: median(g.html), htmlMax: Math.max(...g.html),
+      jsFiles: median(g.jsFiles), jsMedian: median(g.js), jsMax: Math.max(...g.js), sample: g.sample,
+    });
+  }
+  return { byType, counts };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The build, with its peak memory.
+
+interface BuildResult {
+  seconds: number;
+  maxRssKb: number | null;
+  treePeakKb: number;
+  exitCode: number;
+  tail: string;
+}
+
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  try {
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+function treeRssKb(pid: number): number {
+  let total = statusKb(pid, 'VmRSS');
+  for (const child of childrenOf(pid)) total += treeRssKb(child);
+  return total;
+}
+
+async function astroBuild(env: NodeJS.ProcessEnv, log: string): Promise<BuildResult> {
+  const useTime = existsSync('/usr/bin/time');
+  const args = [process.execPath, join(ROOT, 'node_modules/astro/astro.js'), 'build'];
+  const started = performance.now();
+  const child = useTime
+    ? spawn('/usr/bin/time', ['-v', ...args], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(args[0]!, args.slice(1), { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  let rendered = 0;
+  let lastLine = performance.now();
+  const keep = (chunk: Buffer) => {
+    const text = chunk.toString('utf8');
+    rendered += (text.match(/\.html \(\+\d/g) ?? []).length;
+    output += text;
+    if (output.length > 4_000_000) output = output.slice(-2_000_000);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  let treePeakKb = 0;
+  let buildHwmKb = 0;
+  const sampler = setInterval(() => {
+    if (!child.pid) return;
+    treePeakKb = Math.max(treePeakKb, treeRssKb(child.pid));
+    const node = useTime ? childrenOf(child.pid)[0] : child.pid;
+    if (node) buildHwmKb = Math.max(buildHwmKb, statusKb(node, 'VmHWM'));
+    if (performance.now() - lastLine > 60_000) {
+      lastLine = performance.now();
+      console.log(`  ${log}: ${((performance.now() - started) / 1000).toFixed(0)} s, ${rendered} pages rendered, tree RSS ${(treeRssKb(child.pid) / 1024).toFixed(0)} MB`);
+    }
+  }, 250);
+  const exitCode: number = await new Promise((ok) => child.on('close', (code) => ok(code ?? 1)));
+  clearInterval(sampler);
+  const seconds = (performance.now() - started) / 1000;
+  const timed = /Maximum resident set size \(kbytes\): (\d+)/.exec(output);
+  return {
+    seconds,
+    maxRssKb: timed ? Number(timed[1]) : buildHwmKb || null,
+    treePeakKb,
+    exitCode,
+    tail: output.split('\n').slice(-40).join('\n'),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+interface RunFigures {
+  label: string;
+  educators: number;
+  loadSeconds: number;
+  rows: number;
+  pages: number;
+  build: BuildResult;
+  byType: Map<string, TypeFigures>;
+  counts: Map<string, number>;
+}
+
+const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+const mb = (kbytes: number) => (kbytes / 1024).toFixed(0);
+
+async function run(label: string, educators: number): Promise<RunFigures> {
+  mkdirSync(join(ROOT, '.tmp'), { recursive: true });
+  const work = mkdtempSync(join(ROOT, '.tmp', `bench-build-${label}-`));
+  const databaseUrl = join(work, 'catalogue.sqlite');
+  const outDir = join(work, 'dist');
+  console.log(`\n[${label}] ${educators} educators → ${relative(ROOT, work)}`);
+  try {
+    const db = openDb({ url: databaseUrl });
+    const t = performance.now();
+    await migrateToLatest(db);
+    const loaded = await loadCatalogue(db, {
+      seed: 1,
+      educators,
+      now: todayAnchor(),
+      onProgress: (p) => {
+        if (p.educators === p.total || p.educators % 500 === 0) console.log(`  catalogue: ${p.educators}/${p.total} educators, ${p.rows} rows`);
+      },
+    });
+    await db.destroy();
+    const loadSeconds = (performance.now() - t) / 1000;
+    console.log(`  catalogue loaded in ${loadSeconds.toFixed(1)} s (${loaded.rows} rows); building…`);
+
+    const build = await astroBuild({
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      ASTRO_OUT_DIR: outDir,
+      PUBLIC_HOST: process.env.PUBLIC_HOST || 'localhost:4321',
+      ASTRO_TELEMETRY_DISABLED: '1',
+      // A production bundle whatever the caller's environment (NODE_ENV=test would bundle React's development build).
+      NODE_ENV: 'production',
+    }, label);
+    if (build.exitCode !== 0) {
+      console.error(build.tail);
+      throw new Error(`astro build failed with exit code ${build.exitCode} after ${build.seconds.toFixed(0)} s`);
+    }
+    const clientDir = join(outDir, 'client');
+    const files = htmlFiles(clientDir);
+    const { byType, counts } = weigh(clientDir, files);
+    return { label, educators, loadSeconds, rows: loaded.rows, pages: files.length, build, byType, counts };
+  } finally {
+    if (!values.keep) rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function print(r: RunFigures): void {
+  const pps = r.pages / r.build.seconds;
+  console.log(`\n## ${r.label}: ${r.educators} educators`);
+  console.log(`catalogue: ${r.rows} rows loaded in ${r.loadSeconds.toFixed(1)} s`);
+  console.log(`pages (HTML files): ${r.pages}${r.label === 'large' && r.pages < PAGE_GOAL ? `  (below ${PAGE_GOAL}: raise --educators)` : ''}`);
+  console.log(`astro build: ${r.build.seconds.toFixed(1)} s, ${pps.toFixed(1)} pages/s`);
+  console.log(`peak memory: build process max RSS ${r.build.maxRssKb === null ? 'n/a' : `${mb(r.build.maxRssKb)} MB`}, process tree (sampled) ${mb(r.build.treePeakKb)} MB`);
+  const types = [...r.counts.entries()].sort((a, b) => b[1] - a[1]).map(([t, n]) => `${t} ${n}`).join(', ');
+  console.log(`pages by type: ${types}`);
+  console.log('');
+  console.log('| Page type | Pages | HTML gzip median (KB) | HTML gzip max (KB) | JS files | JS gzip median (KB) | JS gzip max (KB) | Sample |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---|');
+  for (const type of REPORTED) {
+    const f = r.byType.get(type);
+    if (!f) {
+      console.log(`| ${type} | 0 | | | | | | |`);
+      continue;
+    }
+    console.log(`| ${type} | ${f.pages} | ${kb(f.htmlMedian)} | ${kb(f.htmlMax)} | ${f.jsFiles} | ${kb(f.jsMedian)} | ${kb(f.jsMax)} | \`${f.sample}\` |`);
+  }
+}
+
+const results: RunFigures[] = [];
+console.log(`bench:build on ${process.platform} ${process.arch}, Node ${process.version}, ${new Date().toISOString()}`);
+results.push(await run('demo', DEMO));
+print(results[0]!);
+if (!values['skip-large']) {
+  results.push(await run('large', LARGE));
+  print(results[1]!);
+}
+console.log('\nSummary');
+console.log('| Catalogue | Educators | Pages | Build (s) | Pages/s | Peak RSS build (MB) | Peak RSS tree (MB) |');
+console.log('|---|---:|---:|---:|---:|---:|---:|');
+for (const r of results) {
+  console.log(`| ${r.label} | ${r.educators} | ${r.pages} | ${r.build.seconds.toFixed(1)} | ${(r.pages / r.build.seconds).toFixed(1)} | ${r.build.maxRssKb === null ? 'n/a' : mb(r.build.maxRssKb)} | ${mb(r.build.treePeakKb)} |`);
+}
