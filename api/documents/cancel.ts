@@ -26,7 +26,7 @@ import { cancellationEmails } from './emails.ts';
 import { documentProblems } from './problems.ts';
 
 /** Stored in bookings.status (a text column) once cancelled. */
-export const CANCELLED = 'cancelled' as unknown as BookingStatus;
+export const CANCELLED: BookingStatus = 'cancelled';
 
 const PROVIDER_METHODS = new Set(['card', 'paypal', 'klarna']);
 

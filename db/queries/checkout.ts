@@ -148,13 +148,14 @@ export async function loadLocations(q: Q, ids: readonly string[]): Promise<{ _id
   });
 }
 
-/** Busy intervals of an educator (calendar-based request bookings and any dated booking with times). */
+/** Busy intervals of an educator: calendar-based request bookings that are not cancelled. */
 export async function educatorBusyIntervals(q: Q, educatorId: string, from: number, to: number): Promise<{ from: number; to: number }[]> {
   const rows = await q
     .selectFrom('bookings')
     .select(['start_datetime', 'end_datetime'])
     .where('educator_id', '=', educatorId)
     .where('occurrence_id', 'is', null)
+    .where('status', '!=', 'cancelled')
     .where('start_datetime', '<', to)
     .where('end_datetime', '>', from)
     .execute();
