@@ -93,9 +93,11 @@ export async function searchCourseIds(db: Db, params: CourseSearchParams): Promi
       ) m on m.course_id = c.id`;
       rank = sql`(0 - m.score)`;
     }
-    // Courses whose name holds every word come first, whatever the rank says about other columns.
+    // The course named exactly as the query comes first, then courses whose name holds every word,
+    // whatever the rank says about other columns.
+    const exactName = (params.query ?? '').trim().toLowerCase();
     const nameHasAll = sql.join(terms.map((t) => sql`lower(c.name) like ${`%${t}%`}`), sql` and `);
-    nameTier = sql`(case when ${nameHasAll} then 1 else 0 end)`;
+    nameTier = sql`(case when lower(c.name) = ${exactName} then 2 when ${nameHasAll} then 1 else 0 end)`;
   }
   if (params.educatorRefs && params.educatorRefs.length > 0) {
     conditions.push(sql`c.educator_id in (${sql.join(params.educatorRefs.map((id) => sql`${id}`))})`);
