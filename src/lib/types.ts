@@ -3,30 +3,13 @@
  * view models the pages build at build time. Client-safe: types only.
  */
 import type { AppContext } from '../domain/links.ts';
+// Type-only imports of the API's response shapes: erased from the browser bundle.
+import type { CourseCard as ApiCourseCard } from '../../db/queries/course-cards.ts';
 
 export type { AppContext };
 
-/** GET /api/courses/search result item (spec 2.12 course card). */
-export interface CourseCard {
-  _id: string;
-  slug: string;
-  name: string;
-  educator_ref: string;
-  educator: { name: string; slug: string };
-  educator_slug: string;
-  img_url: string | null;
-  type: string;
-  delivery: string[];
-  keyword: string | null;
-  level: string | null;
-  pricing_option: { type: string; minimumPrice: number | null; maximumPrice: number | null };
-  currency: string;
-  reviews: { rating: number; count: number };
-  /** Location text (a city, or a few cities). */
-  location: string | null;
-  /** Start of the next listed occurrence, epoch seconds (or null). */
-  next_occurrence: number | null;
-  hide_pricing: boolean;
+/** GET /api/courses/search result item (spec 2.12 course card): the API's own shape. */
+export interface CourseCard extends ApiCourseCard {
   /** Build-time only: collections the course belongs to (courses page ?list= filter). */
   collections?: string[];
 }
@@ -38,26 +21,8 @@ export interface CourseSearchResponse {
   size: number;
 }
 
-/** Spec 3 "Review", as GET /api/reviews/… returns it. */
-export interface Review {
-  id: string;
-  createdAt: number;
-  rating: number;
-  verified: boolean;
-  sourceKey: string;
-  sourceLabel: string;
-  externalUrl: string | null;
-  entity: string;
-  course: { name: string; slug: string; published: boolean } | null;
-  reviewer: { id: string | null; name: string };
-  publicMessage: string;
-  educatorResponse: { message: string; createdAt: number } | null;
-}
-
-export interface ReviewsPage {
-  reviews: Review[];
-  nextPageToken: string | null;
-}
+/** Spec 3 "Review" and a page of them, as GET /api/reviews/… returns them. */
+export type { ReviewJson as Review, ReviewsPage } from '../../db/queries/reviews.ts';
 
 /** An offer as the dates list shows it. */
 export interface OfferView {
