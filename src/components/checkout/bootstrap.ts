@@ -1,0 +1,122 @@
+/**
+ * Server side of the checkout pages (src/pages/checkout.astro, src/pages/embed/checkout.astro): reads the
+ * query and the request's context, and loads the catalogue facts the island shows but the API's checkout
+ * state does not carry (course and educator names, slugs, offers, forms, flags, analytics ids, locations).
+ * Everything that changes per learner or per minute (the checkout, occurrences, spaces, costs, forms'
+ * answers, payment options) is loaded by the island from the API.
+ */
+import { pageDb } from '../../lib/db.ts';
+import { siteConfig, PRODUCT_NAME } from '../../lib/config.ts';
+import { sanitize } from '../../lib/html.ts';
+import { loadCourseCatalogue, loadLocations } from '../../../db/queries/checkout.ts';
+import { bookerFormId } from '../../../api/checkout/steps.ts';
+import type { Ctx } from '../../../api/checkout/context.ts';
+import { defaultFlowForCourseType, isFlow, type CheckoutOrigin, type Flow } from '../../domain/checkout/flows.ts';
+import { problems } from '../../domain/problems.ts';
+import type { AppContext, CheckoutBootstrap, PublicPaymentConfig } from '../../islands/checkout/types.ts';
+
+/** The checkout's origin (spec 1): the marketplace, `embed`, or `landing_page` for an educator's own site. */
+export function originFor(context: AppContext): CheckoutOrigin {
+  if (context === 'embed') return 'embed';
+  if (context === 'minisite') return 'landing_page';
+  return 'marketplace';
+}
+
+/** Spec 3 "Payment options" widgets the browser may load: Stripe with a publishable key, PayPal with a client id, else the test providers. */
+export function publicPaymentConfig(env: Record<string, string | undefined> = process.env): PublicPaymentConfig {
+  return {
+    card: env.STRIPE_SECRET_KEY && env.STRIPE_PUBLISHABLE_KEY ? { provider: 'stripe', publishableKey: env.STRIPE_PUBLISHABLE_KEY } : { provider: 'test' },
+    paypal: env.PAYPAL_CLIENT_ID ? { provider: 'paypal', clientId: env.PAYPAL_CLIENT_ID, currency: 'GBP' } : { provider: 'test-wallet' },
+  };
+}
+
+function text(value: string | null): string | null {
+  const v = value?.trim();
+  return v ? v.slice(0, 2000) : null;
+}
+
+export async function loadCheckoutBootstrap(url: URL, context: AppContext): Promise<CheckoutBootstrap> {
+  const { host, protocol } = siteConfig();
+  const params = url.searchParams;
+  let courseId = text(params.get('course'));
+  let flowParam = text(params.get('flow'));
+  const checkoutId = text(params.get('checkoutId'));
+  const base: CheckoutBootstrap = {
+    context,
+    origin: originFor(context),
+    flow: null,
+    courseId,
+    occurrenceId: text(params.get('occurrence')),
+    parentWindowUrl: context === 'embed' ? text(params.get('parent_window_url')) : null,
+    host,
+    protocol,
+    productName: PRODUCT_NAME,
+    course: null,
+    educator: null,
+    locations: [],
+    payment: publicPaymentConfig(),
+    problem: null,
+  };
+  const db = pageDb();
+  if (checkoutId && (!courseId || !flowParam)) {
+    // A resumed checkout whose URL lost its course or flow: the stored checkout knows them.
+    const row = await db.selectFrom('checkouts').select(['course_id', 'flow']).where('id', '=', checkoutId).executeTakeFirst();
+    if (row) {
+      courseId ??= row.course_id;
+      flowParam ??= row.flow;
+    }
+  }
+  if (!courseId) return { ...base, problem: problems.notFound('No course was chosen for this checkout.') };
+  const cat = await loadCourseCatalogue(db, courseId);
+  if (!cat || !cat.course.published) return { ...base, courseId, problem: problems.notFound('No such course') };
+  const { course, educator } = cat;
+  const flow: Flow = isFlow(flowParam) ? flowParam : defaultFlowForCourseType(course.type);
+  const bookerForm = await bookerFormId({ cat } as unknown as Ctx);
+  const locations = course.student_travel_settings?.enabled ? await loadLocations(db, course.student_travel_settings.locations ?? []) : [];
+  return {
+    ...base,
+    courseId,
+    flow,
+    course: {
+      id: course.id,
+      slug: course.slug,
+      name: course.name,
+      type: course.type,
+      keyword: course.keyword,
+      currency: course.currency || 'GBP',
+      spaces: course.spaces,
+      pricingType: course.pricing_type,
+      captureGuests: !!course.capture_guests,
+      approvalRequired: !!course.approval_required,
+      address: course.address,
+      courseDuration: course.course_duration,
+      durationPricing: (course.duration_pricing ?? []).map((d) => ({
+        _id: d._id, duration: d.duration, label: d.label ?? null, description: d.description ?? null, extra_cost: d.extra_cost ?? null,
+      })),
+      dateRequests: course.date_requests,
+      availableForOnlineDelivery: !!course.available_for_online_delivery,
+      availableForInPersonDelivery: !!course.available_for_in_person_delivery,
+      educatorTravelSettings: { enabled: !!course.educator_travel_settings?.enabled, type: course.educator_travel_settings?.type ?? null },
+      studentTravelSettings: { enabled: !!course.student_travel_settings?.enabled, locations: course.student_travel_settings?.locations ?? [] },
+      offers: cat.offers.map((o) => ({
+        _id: o.id, name: o.name, description: o.description, price: o.price, spaces: o.spaces ?? 1,
+        start_at: o.start_at === null ? null : Number(o.start_at), end_at: o.end_at === null ? null : Number(o.end_at),
+      })),
+      addOns: cat.addOns.map((a) => ({ _id: a.id, name: a.name, description: a.description, price: a.price ?? 0 })),
+      bookerFormId: bookerForm,
+      attendeeFormId: course.guest_form_ref || bookerForm,
+    },
+    educator: {
+      id: educator.id,
+      slug: educator.slug,
+      name: educator.name,
+      logoUrl: educator.logo_url,
+      tos: sanitize(educator.tos),
+      cancellationAllowed: educator.cancellation_allowed,
+      featureFlags: educator.feature_flags ?? {},
+      thirdPartyCodes: educator.third_party_codes ?? {},
+      whitelabelled: !!educator.whitelabelling_enabled,
+    },
+    locations: locations.map((l) => ({ _id: l._id, name: l.name, formatted: l.formatted })),
+  };
+}

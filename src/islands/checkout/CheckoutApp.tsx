@@ -1,0 +1,221 @@
+/**
+ * The checkout island (spec 2.14): the one React island of /checkout and /embed/checkout. Its state lives in
+ * nanostores (src/stores/checkout.ts); this component lays out the screen:
+ *   spinner (+ the error title) before initialisation · "Back to Website" (embed) · the step breadcrumb ·
+ *   Back · the error banner · the step area (blurred and inert while submitting) · the summary sidebar
+ *   (Continue) · the mobile Back / Continue bar · the restricted course screen (spec 2.16).
+ * Focus moves to the error banner on error and to each new step's heading on step change.
+ */
+import { useEffect, useRef, type ReactNode } from 'react';
+import { useStore } from '@nanostores/react';
+import {
+  $bootstrap, $checkout, $costSummary, $initError, $restricted, $submitting, onFirstReady, reloadCheckout, startCheckout, submitAction,
+} from '../../stores/checkout.ts';
+import { embedParentUrl } from '../../stores/embed.ts';
+import { backAction, breadcrumbLabels, stepView } from '../../domain/checkout/steps.ts';
+import { BACK_TO_WEBSITE, UNKNOWN_STEP_TEXT } from '../../domain/checkout/constants.ts';
+import { backToWebsiteUrl } from '../../domain/checkout/messages.ts';
+import { checkoutEventParams } from '../../domain/checkout/ui.ts';
+import { courseLink } from '../../domain/links.ts';
+import { $identity, refreshIdentity } from './identity.ts';
+import { once, trackBeginCheckout, trackPurchase } from './analytics.ts';
+import type { CheckoutBootstrap, CheckoutState } from './types.ts';
+import ErrorBanner from './ErrorBanner.tsx';
+import Summary, { ContinueButton } from './Summary.tsx';
+import Confirmation from './Confirmation.tsx';
+import Restricted from './Restricted.tsx';
+import DateStep from './steps/DateStep.tsx';
+import SpacesStep from './steps/SpacesStep.tsx';
+import DeliveryStep from './steps/DeliveryStep.tsx';
+import DatesStep from './steps/DatesStep.tsx';
+import MessageStep from './steps/MessageStep.tsx';
+import ContactStep from './steps/ContactStep.tsx';
+import LoginStep from './steps/LoginStep.tsx';
+import PaymentStep from './steps/PaymentStep.tsx';
+import { Spinner, STEP_HEADING_ID, StepHeading } from './shared.tsx';
+
+function Breadcrumb({ state }: { state: CheckoutState }) {
+  const steps = state.steps ?? [];
+  const labels = breadcrumbLabels(steps);
+  const current = state.status === 'completed' ? 'confirmation' : state.currentStep;
+  return (
+    <nav className="checkout-breadcrumb" aria-label="Checkout steps">
+      <ol>
+        {steps.map((step, i) => (
+          <li key={step} aria-current={step === current ? 'step' : undefined} className={step === current ? 'is-current' : i < steps.indexOf(current as never) ? 'is-done' : ''}>
+            {labels[i]}
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+}
+
+function StepArea({ state, loggedIn }: { state: CheckoutState; loggedIn: boolean }) {
+  if (state.status === 'completed' || state.currentStep === 'confirmation') return <Confirmation />;
+  const view = stepView(state.flow, state.currentStep, loggedIn);
+  switch (view) {
+    case 'date':
+      return <DateStep />;
+    case 'spaces':
+      return <SpacesStep order={false} />;
+    case 'offers':
+      return <SpacesStep order />;
+    case 'delivery':
+      return <DeliveryStep />;
+    case 'dates':
+      return <DatesStep />;
+    case 'message':
+      return <MessageStep />;
+    case 'login':
+      return <LoginStep />;
+    case 'contactDetails':
+      return <ContactStep />;
+    case 'payment':
+      return <PaymentStep />;
+    default:
+      return (
+        <section className="checkout-step" aria-labelledby={STEP_HEADING_ID}>
+          <StepHeading>{UNKNOWN_STEP_TEXT}</StepHeading>
+        </section>
+      );
+  }
+}
+
+function BackButton({ state, bootstrap, className = '' }: { state: CheckoutState; bootstrap: CheckoutBootstrap; className?: string }) {
+  const submitting = useStore($submitting);
+  if (state.status === 'completed') return null;
+  const steps = state.steps ?? [];
+  const current = steps.includes(state.currentStep as never) ? (state.currentStep as (typeof steps)[number]) : steps[0];
+  const action = current ? backAction(steps, current, state.origin) : 'history';
+  const coursePage = courseLink('embed', { educatorSlug: bootstrap.educator!.slug, courseSlug: bootstrap.course!.slug, host: bootstrap.host }).href;
+  return (
+    <button
+      type="button"
+      className={`btn btn--secondary checkout-back ${className}`}
+      disabled={submitting}
+      onClick={() => {
+        if (action === 'previous-step') void submitAction('go back', {});
+        else if (action === 'course-page') window.location.assign(coursePage);
+        else if (window.history.length > 1) window.history.back();
+        else window.location.assign(courseLink(bootstrap.context === 'minisite' ? 'minisite' : 'marketplace', {
+          educatorSlug: bootstrap.educator!.slug, currentEducatorSlug: bootstrap.educator!.slug, courseSlug: bootstrap.course!.slug, host: bootstrap.host,
+        }).href);
+      }}
+    >
+      Back
+    </button>
+  );
+}
+
+export default function CheckoutApp({ bootstrap }: { bootstrap: CheckoutBootstrap }) {
+  const boot = useStore($bootstrap);
+  const state = useStore($checkout);
+  const initError = useStore($initError);
+  const restricted = useStore($restricted);
+  const submitting = useStore($submitting);
+  const identity = useStore($identity);
+  const lastStep = useRef<string | null>(null);
+
+  // Initialise once.
+  useEffect(() => {
+    $bootstrap.set(bootstrap);
+    onFirstReady((ready) => {
+      const codes = bootstrap.educator?.thirdPartyCodes ?? {};
+      if ((codes.ga4_id || codes.facebook_pixel_id) && once(`begin_checkout:${ready._id}`)) {
+        trackBeginCheckout(codes, checkoutEventParams({
+          courseId: ready.courseId, courseName: bootstrap.course?.name ?? '', currency: ready.currency || 'GBP',
+          totalPence: ready.totalCost ?? ready.costSummary?.total_cost ?? null,
+        }));
+      }
+    });
+    // Spec 4: the identity state refreshes if it is not ready.
+    if (!$identity.get().ready) void refreshIdentity();
+    void startCheckout();
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // Logged in meanwhile: GET the state (the server moves past the login step, or grants access).
+  useEffect(() => {
+    if (!identity.authenticated) return;
+    if (restricted) void reloadCheckout();
+    else if (state && state.status !== 'completed' && (state.steps ?? []).includes('login')) void reloadCheckout();
+  }, [identity.authenticated]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // Focus the new step's heading on step change (not on the first render).
+  const stepKey = state ? `${state.status}:${state.currentStep}:${identity.authenticated}` : null;
+  useEffect(() => {
+    if (!stepKey) return;
+    if (lastStep.current !== null && lastStep.current !== stepKey) {
+      const heading = document.getElementById(STEP_HEADING_ID);
+      heading?.focus();
+      heading?.scrollIntoView({ block: 'nearest' });
+    }
+    lastStep.current = stepKey;
+  }, [stepKey]);
+
+  // purchase: once, when the checkout completes.
+  useEffect(() => {
+    if (!state || state.status !== 'completed') return;
+    const codes = bootstrap.educator?.thirdPartyCodes ?? {};
+    if (!codes.ga4_id && !codes.facebook_pixel_id) return;
+    const outcomeId = state.bookingId ?? state.orderId ?? state.requestId ?? state.applicationId ?? state._id;
+    if (!once(`purchase:${state._id}`)) return;
+    trackPurchase(codes, checkoutEventParams({
+      courseId: state.courseId, courseName: bootstrap.course?.name ?? '', currency: state.currency || 'GBP',
+      totalPence: state.outcome?.totalCost ?? state.totalCost ?? $costSummary.get()?.total_cost ?? 0, transactionId: outcomeId,
+    }));
+  }, [state?.status]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const b = boot ?? bootstrap;
+  const parentUrl = b.context === 'embed' ? backToWebsiteUrl('embed', b.parentWindowUrl ?? (typeof window !== 'undefined' ? embedParentUrl() : null)) : null;
+  const backToWebsite = parentUrl ? (
+    <div className="back-to-website">
+      <a href={parentUrl} target="_top">← {BACK_TO_WEBSITE}</a>
+    </div>
+  ) : null;
+
+  let content: ReactNode;
+  if (restricted && b.course) {
+    content = <Restricted />;
+  } else if (!state || !b.course || !b.educator) {
+    content = (
+      <div className="checkout-loading">
+        <Spinner label="Loading the checkout" />
+        {initError && <p className="checkout-loading__error" role="alert">{initError.title}</p>}
+      </div>
+    );
+  } else {
+    // Before identity is known, the server's view of the login decides which step shows.
+    const loggedIn = identity.ready ? identity.authenticated : !(state.steps ?? []).includes('login');
+    const completed = state.status === 'completed';
+    content = (
+      <div className={`checkout-grid${completed ? ' is-complete' : ''}`}>
+        <div className="checkout-main">
+          <div className="checkout-topbar">
+            <BackButton state={state} bootstrap={b} className="checkout-back--top" />
+            <Breadcrumb state={state} />
+          </div>
+          <ErrorBanner />
+          <p className="visually-hidden" role="status" aria-live="polite">{submitting ? 'Submitting…' : ''}</p>
+          <div className={`checkout-stage${submitting ? ' is-submitting' : ''}`} aria-busy={submitting} inert={submitting || undefined}>
+            <StepArea state={state} loggedIn={loggedIn} />
+          </div>
+        </div>
+        <Summary />
+        {!completed && (
+          <div className="checkout-mobile-bar">
+            <BackButton state={state} bootstrap={b} />
+            <ContinueButton />
+          </div>
+        )}
+      </div>
+    );
+  }
+
+  return (
+    <div className="checkout-app">
+      {backToWebsite}
+      {content}
+    </div>
+  );
+}

@@ -1,0 +1,188 @@
+/**
+ * What the checkout island works with: the bootstrap the page hands it (catalogue facts the API's
+ * checkout state does not carry), and the API's answers (spec 3 "Checkout state", "Cost summary",
+ * "Payment options", "Form"). Serialisable; no server imports.
+ */
+import type { Flow, CheckoutOrigin } from '../../domain/checkout/flows.ts';
+import type { Problem } from '../../domain/problems.ts';
+import type { FormDefinition } from '../../domain/checkout/validation.ts';
+import type { PaymentOptions } from '../../domain/checkout/paymentMethods.ts';
+import type { StepId } from '../../domain/checkout/steps.ts';
+
+export type AppContext = 'marketplace' | 'minisite' | 'embed';
+
+export interface OfferView {
+  _id: string;
+  name: string;
+  description?: string | null;
+  price: number | null;
+  spaces?: number | null;
+  start_at?: number | null;
+  end_at?: number | null;
+}
+
+export interface AddOnView {
+  _id: string;
+  name: string;
+  description?: string | null;
+  price: number | null;
+}
+
+export interface DurationView {
+  _id: string;
+  duration: number;
+  label?: string | null;
+  description?: string | null;
+  extra_cost?: number | null;
+}
+
+export interface CheckoutCourse {
+  id: string;
+  slug: string;
+  name: string;
+  type: string;
+  keyword: string | null;
+  currency: string;
+  spaces: number | null;
+  pricingType: string;
+  captureGuests: boolean;
+  approvalRequired: boolean;
+  address: Record<string, string> | null;
+  courseDuration: number | null;
+  durationPricing: DurationView[];
+  dateRequests: string | null;
+  availableForOnlineDelivery: boolean;
+  availableForInPersonDelivery: boolean;
+  educatorTravelSettings: { enabled: boolean; type?: string | null };
+  studentTravelSettings: { enabled: boolean; locations: string[] };
+  /** Course-wide offers and add-ons (an occurrence may have its own). */
+  offers: OfferView[];
+  addOns: AddOnView[];
+  /** The booker form and the attendee form (spec 3 "Form": form_ref, guest_form_ref). */
+  bookerFormId: string;
+  attendeeFormId: string;
+}
+
+export interface CheckoutEducator {
+  id: string;
+  slug: string;
+  name: string;
+  logoUrl: string | null;
+  /** Sanitised HTML. */
+  tos: string;
+  cancellationAllowed: number | null;
+  featureFlags: { hide_marketing_consent?: boolean; hide_terms?: boolean; hide_pricing?: boolean; hide_social_prompts?: boolean };
+  thirdPartyCodes: { ga4_id?: string | null; facebook_pixel_id?: string | null };
+  whitelabelled: boolean;
+}
+
+export interface CheckoutLocation {
+  _id: string;
+  name: string | null;
+  formatted: string;
+}
+
+/** What the browser needs to load a provider's widget (never a secret). */
+export interface PublicPaymentConfig {
+  card: { provider: 'stripe'; publishableKey: string } | { provider: 'test' };
+  paypal: { provider: 'paypal'; clientId: string; currency: string } | { provider: 'test-wallet' };
+}
+
+export interface CheckoutBootstrap {
+  context: AppContext;
+  origin: CheckoutOrigin;
+  flow: Flow | null;
+  courseId: string | null;
+  occurrenceId: string | null;
+  parentWindowUrl: string | null;
+  /** The marketplace host and protocol (links to the main site, login). */
+  host: string;
+  protocol: 'http' | 'https';
+  productName: string;
+  course: CheckoutCourse | null;
+  educator: CheckoutEducator | null;
+  locations: CheckoutLocation[];
+  payment: PublicPaymentConfig;
+  /** A problem found while rendering (no course, unknown flow). */
+  problem: Problem | null;
+}
+
+export interface StepEntry {
+  status: string;
+  state: Record<string, unknown>;
+}
+
+export interface CheckoutOutcome {
+  kind: 'booking' | 'order' | 'request' | 'application';
+  id: string;
+  reference: string;
+  title?: string;
+  status?: string;
+  paymentMethod?: string | null;
+  paymentState?: string | null;
+  dueDate?: number | null;
+  manualNote?: string | null;
+  totalCost?: number | null;
+  currency?: string | null;
+  links?: { ical?: string | null; invoice?: string | null; payInvoice?: string | null; manage?: string | null };
+}
+
+/** Spec 3 "Checkout state" plus the further fields the engine answers with. */
+export interface CheckoutState {
+  _id: string;
+  flow: Flow;
+  origin: CheckoutOrigin;
+  currentStep: string;
+  courseId: string;
+  educatorId: string;
+  occurrenceId: string | null;
+  bookingId: string | null;
+  orderId: string | null;
+  requestId: string | null;
+  applicationId?: string | null;
+  stepState: Record<string, StepEntry>;
+  status?: string;
+  steps?: StepId[];
+  defaults?: Record<string, unknown>;
+  rules?: { paymentRequired?: boolean; calendarBased?: boolean; instantBooking?: boolean };
+  costSummary?: CostSummaryView | null;
+  totalCost?: number | null;
+  currency?: string;
+  outcome?: CheckoutOutcome | null;
+}
+
+export interface SummaryLineView {
+  text: string;
+  value: number;
+}
+
+/** Spec 3 "Cost summary". */
+export interface CostSummaryView {
+  summary_items?: Partial<Record<'offerSummary' | 'addOnSummary' | 'discountSummary' | 'voucherSummary' | 'vatSummary' | 'extraSummary', SummaryLineView[] | null>> | null;
+  platform_fee?: number | null;
+  fees_absorbed?: boolean | null;
+  total_cost?: number | null;
+  vat_amount?: number | null;
+  currency?: string | null;
+}
+
+export interface PaymentOptionsView extends PaymentOptions {
+  invoice_due_days?: number | null;
+}
+
+export type FormView = FormDefinition & { _id?: string; name?: string };
+
+export interface OccurrenceView {
+  _id: string;
+  start_datetime: number;
+  end_datetime: number;
+  timezone?: string;
+  delivery: string;
+  address: Record<string, string> | null;
+  spaces: number | null;
+  available_spaces: number | null;
+  parent_ref?: string | null;
+  individually_bookable?: boolean;
+  offers: OfferView[];
+  add_ons?: AddOnView[];
+}
