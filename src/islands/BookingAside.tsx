@@ -1,7 +1,8 @@
 /**
  * The course page's booking aside (spec 2.13 (6)): price, the chosen or next date, and the buttons.
- * The booking button opens the checkout (another area):
- *   /checkout?flow={flow}&course={courseId}&occurrence={occurrenceId}
+ * The booking button opens the checkout:
+ *   /checkout?flow={flow}&course={courseId}&occurrence={occurrenceId} (marketplace, minisite)
+ *   /embed/checkout?… in the embed (only /embed pages may be framed)
  * plus `origin` (embed | landing_page) outside the marketplace and, in the embed, the parent page
  * as `parent_window_url` when embed.js passed it. Memberships and vouchers are hidden for now.
  */
@@ -36,7 +37,7 @@ function checkoutHref(flow: Flow, courseId: string, context: BookingAsideProps['
   if (context === 'embed') params.set('origin', 'embed');
   if (context === 'minisite') params.set('origin', 'landing_page');
   if (context === 'embed' && parentUrl) params.set('parent_window_url', parentUrl);
-  return `/checkout?${params.toString()}`;
+  return `${context === 'embed' ? '/embed/checkout' : '/checkout'}?${params.toString()}`;
 }
 
 export default function BookingAside(props: BookingAsideProps) {

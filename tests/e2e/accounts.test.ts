@@ -126,8 +126,10 @@ describe('a learner’s walk: sign up, save, Saved everywhere, review, log out',
     await heart(page, c2.id).click();
     await expect.poll(() => heart(page, c2.id).getAttribute('aria-pressed')).toBe('true');
 
-    const saved = await db.selectFrom('saved_courses').select('course_id').where('student_id', '=', user.student_id).execute();
-    expect(saved.map((s) => s.course_id).sort()).toEqual([c1.id, c2.id].sort());
+    // The heart turns on at once (local state); the save reaches the server a moment later.
+    const savedIds = async () =>
+      (await db.selectFrom('saved_courses').select('course_id').where('student_id', '=', user.student_id).execute()).map((s) => s.course_id).sort();
+    await expect.poll(savedIds).toEqual([c1.id, c2.id].sort());
 
     // Saved, on the minisite and on the marketplace.
     await page.goto(minisiteUrl(educator.slug, '/profile/saved-courses'));

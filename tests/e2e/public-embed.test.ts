@@ -142,7 +142,7 @@ describe('public pages, embed on another origin', () => {
       await hydrated(book);
       await expect.poll(async () => new URL((await book.getAttribute('href'))!, baseUrl()).searchParams.get('parent_window_url')).toBe(host.pageUrl());
       const bookHref = new URL((await book.getAttribute('href'))!, baseUrl());
-      expect(bookHref.pathname).toBe('/checkout');
+      expect(bookHref.pathname).toBe('/embed/checkout');
       expect(bookHref.searchParams.get('origin')).toBe('embed');
       expect(await book.getAttribute('target')).toBeNull();
 
