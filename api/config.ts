@@ -12,11 +12,11 @@ export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4321),
   BIND_HOST: z.string().default('0.0.0.0'),
   /** The marketplace host as users type it (minisites live on {slug}.{PUBLIC_HOST}). */
-  PUBLIC_HOST: z.string().default('localhost:4321'),
+  PUBLIC_HOST: z.string().default(''),
   PUBLIC_PROTOCOL: z.enum(['http', 'https']).default('http'),
   /** Where the browser sends /api calls; empty means the same origin as the page. */
   API_ORIGIN: z.string().default(''),
-  ADMIN_HOST: z.string().default('admin.localhost:4321'),
+  ADMIN_HOST: z.string().default(''),
   ERRORS_HOST: z.string().default('https://errors.localhost'),
   DATABASE_URL: z.string().default('data/marketplace.sqlite'),
   /** Trust X-Forwarded-Host / X-Forwarded-Proto (only behind a proxy you run). */
@@ -62,7 +62,12 @@ export const configSchema = z.object({
   LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
   /** Seconds a checkout holds its spaces (and voucher use) once the learner reaches Payment. */
   CHECKOUT_HOLD_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
-});
+}).transform((c) => ({
+  ...c,
+  // Unset hosts follow the port, so `PORT=8080 npm start` links to itself.
+  PUBLIC_HOST: c.PUBLIC_HOST || `localhost:${c.PORT}`,
+  ADMIN_HOST: c.ADMIN_HOST || `admin.localhost:${c.PORT}`,
+}));
 
 export type Config = z.infer<typeof configSchema>;
 

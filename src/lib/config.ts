@@ -20,7 +20,7 @@ let cached: SiteConfig | undefined;
 
 export function siteConfig(): SiteConfig {
   cached ??= {
-    host: (process.env.PUBLIC_HOST || 'localhost:4321').trim().toLowerCase(),
+    host: (process.env.PUBLIC_HOST || `localhost:${process.env.PORT || 4321}`).trim().toLowerCase(),
     protocol: process.env.PUBLIC_PROTOCOL === 'https' ? 'https' : 'http',
     mapsApiKey: process.env.MAPS_API_KEY || '',
   };
