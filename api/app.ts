@@ -140,6 +140,8 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
   if (options.astro) {
     const astro = options.astro;
     app.all('*', async (c) => {
+      // The minisite folder is reachable only through a minisite host, for on-demand pages as for static ones.
+      if (!c.var.site.minisiteSlug && (c.req.path === '/minisite' || c.req.path.startsWith('/minisite/'))) return notFound(c);
       const { incoming, outgoing } = c.env;
       let passed = false;
       // Accounts: on-demand pages (login, profile, add-review…) see the signed-in user as Astro.locals.user.
