@@ -13,11 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, FrameLocator, Page } from 'playwright-core';
 import { baseUrl, catalogueNow, closeBrowser, newPage, productDb, url } from './harness.ts';
 import type { Db } from '../../db/client.ts';
-import { hashPassword } from '../../api/auth/crypto.ts';
-import { createUser } from '../../api/auth/users.ts';
+import { learnerPage, makeLearner } from './helpers/learners.ts';
 
 const POLL = { timeout: 15_000, interval: 100 };
-const PASSWORD = 'a sturdy acceptance password';
 const COURSE = { id: 'crs_0001_06', educator: 'clay-and-kiln-pottery', slug: 'pottery-date-night', name: 'Pottery Date Night' };
 const COUPLE = 'Couple (2 places)';
 const SINGLE = 'Single place';
@@ -48,20 +46,7 @@ afterAll(async () => {
   await new Promise<void>((ok) => partner.close(() => ok()));
 });
 
-async function makeUser(prefix: string): Promise<string> {
-  const email = `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
-  await createUser(db, { email, firstName: 'Ada', lastName: 'Lovelace', passwordHash: await hashPassword(PASSWORD), emailConfirmed: true }, Math.floor(Date.now() / 1000));
-  return email;
-}
-
-/** A logged-in browser context (session cookie from the accounts API); analytics scripts answered locally. */
-async function learnerPage(email: string): Promise<{ page: Page; context: BrowserContext }> {
-  const { page, context } = await newPage({ viewport: { width: 1280, height: 1000 } });
-  await context.route(/googletagmanager\.com|connect\.facebook\.net/, (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: '' }));
-  const res = await context.request.post(url('/api/auth/login'), { data: { email, password: PASSWORD }, headers: { origin: baseUrl() } });
-  expect(res.status()).toBe(200);
-  return { page, context };
-}
+const makeUser = (prefix: string) => makeLearner(db, prefix);
 
 type Root = Page | FrameLocator;
 const headingLocator = (root: Root, name: string | RegExp) => root.getByRole('heading', { name, level: 2 }).first();
@@ -234,7 +219,7 @@ describe('issue 6 acceptance: a dated class with two offers and a voucher', () =
   it('books in the marketplace: card 4242, receipt PDF, calendar file, /profile, confirmation e-mail', async () => {
     const email = await makeUser('accept');
     const occ = await occurrenceAt(11);
-    const { page, context } = await learnerPage(email);
+    const { page, context } = await learnerPage(email, 1000);
     await page.goto(url(`/checkout?flow=booking&course=${COURSE.id}`));
     const { reference, total } = await bookTwoOffersWithVoucher(page, londonDay(occ.start), 'WELCOME10', async () => {});
     await checkOutcome(page, context, email, reference, total, occ, 'marketplace', 'WELCOME10');
@@ -244,7 +229,7 @@ describe('issue 6 acceptance: a dated class with two offers and a voucher', () =
   it('books the same inside an embed on another origin: Book Now in the frame, login popup, confirmation in the frame', async () => {
     const email = await makeUser('accept-embed');
     const occ = await occurrenceAt(25);
-    const { page, context } = await learnerPage(email);
+    const { page, context } = await learnerPage(email, 1000);
     await page.goto(`${partnerOrigin}/?src=${encodeURIComponent(`${baseUrl()}/embed/${COURSE.educator}/${COURSE.slug}`)}`);
     const f = page.frameLocator('#course');
     await f.getByRole('link', { name: 'Book Now' }).click();

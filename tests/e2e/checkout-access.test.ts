@@ -8,12 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { baseUrl, closeBrowser, newPage, productDb, url } from './harness.ts';
 import type { Db } from '../../db/client.ts';
-import { hashPassword } from '../../api/auth/crypto.ts';
-import { createUser } from '../../api/auth/users.ts';
+import { learnerPage, makeLearner } from './helpers/learners.ts';
 
 /** Polls wait for the island (several browser files share one server). */
 const POLL = { timeout: 15_000, interval: 100 };
-const PASSWORD = 'a sturdy keyboard password';
 let db: Db;
 
 beforeAll(() => {
@@ -25,23 +23,8 @@ afterAll(async () => {
   await db.destroy();
 });
 
-async function makeUser(prefix: string): Promise<string> {
-  const email = `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
-  await createUser(db, { email, firstName: 'Alan', lastName: 'Turing', passwordHash: await hashPassword(PASSWORD), emailConfirmed: true }, Math.floor(Date.now() / 1000));
-  return email;
-}
-
-async function logIn(context: BrowserContext, email: string): Promise<void> {
-  const res = await context.request.post(url('/api/auth/login'), { data: { email, password: PASSWORD }, headers: { origin: baseUrl() } });
-  expect(res.status()).toBe(200);
-}
-
-async function session(email?: string): Promise<{ page: Page; context: BrowserContext }> {
-  const { page, context } = await newPage({ viewport: { width: 1280, height: 900 } });
-  await context.route(/googletagmanager\.com|connect\.facebook\.net/, (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: '' }));
-  if (email) await logIn(context, email);
-  return { page, context };
-}
+const makeUser = (prefix: string) => makeLearner(db, prefix, { firstName: 'Alan', lastName: 'Turing' });
+const session = (email?: string) => learnerPage(email);
 
 /** "tag|type|accessible-ish name|class" of the focused element. */
 async function focused(page: Page): Promise<string> {

@@ -12,12 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, FrameLocator, Page } from 'playwright-core';
 import { baseUrl, catalogueNow, closeBrowser, newPage, productDb, url } from './harness.ts';
 import type { Db } from '../../db/client.ts';
-import { hashPassword } from '../../api/auth/crypto.ts';
-import { createUser } from '../../api/auth/users.ts';
+import { learnerPage, makeLearner } from './helpers/learners.ts';
 
 /** Polls wait for the island (several browser files share one server). */
 const POLL = { timeout: 15_000, interval: 100 };
-const PASSWORD = 'a sturdy embed password';
 let db: Db;
 let partner: Server;
 let partnerOrigin: string;
@@ -44,23 +42,12 @@ afterAll(async () => {
   await new Promise<void>((ok) => partner.close(() => ok()));
 });
 
-async function makeUser(prefix: string): Promise<string> {
-  const email = `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
-  await createUser(db, { email, firstName: 'Grace', lastName: 'Hopper', passwordHash: await hashPassword(PASSWORD), emailConfirmed: true }, Math.floor(Date.now() / 1000));
-  return email;
-}
-
+const makeUser = (prefix: string) => makeLearner(db, prefix, { firstName: 'Grace', lastName: 'Hopper' });
 /**
  * The learner is logged in on the main site (first-party cookie in this browser); the embed still has to
  * get its own token through the login window.
  */
-async function embedSession(email: string): Promise<{ page: Page; context: BrowserContext }> {
-  const { page, context } = await newPage({ viewport: { width: 1280, height: 1000 } });
-  await context.route(/googletagmanager\.com|connect\.facebook\.net/, (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: '' }));
-  const res = await context.request.post(url('/api/auth/login'), { data: { email, password: PASSWORD }, headers: { origin: baseUrl() } });
-  expect(res.status()).toBe(200);
-  return { page, context };
-}
+const embedSession = (email: string) => learnerPage(email, 1000);
 
 async function openEmbed(page: Page, query: string): Promise<FrameLocator> {
   const src = `${baseUrl()}/embed/checkout?${query}&parent_origin=${encodeURIComponent(partnerOrigin)}&parent_window_url=${encodeURIComponent(`${partnerOrigin}/courses`)}`;

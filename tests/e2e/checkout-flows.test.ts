@@ -9,12 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { catalogueNow, closeBrowser, newPage, productDb, url, baseUrl } from './harness.ts';
 import type { Db } from '../../db/client.ts';
-import { hashPassword } from '../../api/auth/crypto.ts';
-import { createUser } from '../../api/auth/users.ts';
+import { LEARNER_PASSWORD, learnerPage, logIn, makeLearner } from './helpers/learners.ts';
 
 /** Polls wait for the island (several browser files share one server). */
 const POLL = { timeout: 15_000, interval: 100 };
-const PASSWORD = 'a sturdy checkout password';
+const PASSWORD = LEARNER_PASSWORD;
 let db: Db;
 
 beforeAll(() => {
@@ -26,25 +25,8 @@ afterAll(async () => {
   await db.destroy();
 });
 
-async function makeUser(prefix: string): Promise<string> {
-  const email = `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
-  await createUser(db, { email, firstName: 'Ada', lastName: 'Lovelace', passwordHash: await hashPassword(PASSWORD), emailConfirmed: true }, Math.floor(Date.now() / 1000));
-  return email;
-}
-
-/** Logs the browser context in through the accounts API (the session cookie lands in the context). */
-async function logIn(context: BrowserContext, email: string): Promise<void> {
-  const res = await context.request.post(url('/api/auth/login'), { data: { email, password: PASSWORD }, headers: { origin: baseUrl() } });
-  expect(res.status()).toBe(200);
-}
-
-/** A page whose analytics scripts are answered locally (no network in tests). */
-async function checkoutPage(email?: string): Promise<{ page: Page; context: BrowserContext }> {
-  const { page, context } = await newPage({ viewport: { width: 1280, height: 900 } });
-  await context.route(/googletagmanager\.com|connect\.facebook\.net/, (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: '' }));
-  if (email) await logIn(context, email);
-  return { page, context };
-}
+const makeUser = (prefix: string) => makeLearner(db, prefix);
+const checkoutPage = (email?: string) => learnerPage(email);
 
 const headingLocator = (page: Page, name: string | RegExp) => page.getByRole('heading', { name, level: 2 }).first();
 /** Waits for a step's heading; an error banner instead fails the test with its text. */
