@@ -2,9 +2,9 @@
  * Brings the database up to date and loads the demo catalogue when it is empty.
  * Uses DATABASE_URL (PostgreSQL) or the SQLite file data/marketplace.sqlite.
  */
-import { openDb } from '../db/client.ts';
-import { migrateToLatest } from '../db/migrate.ts';
-import { isCatalogueEmpty, loadCatalogue } from '../db/seed/load.ts';
+import { openDb } from './client.ts';
+import { migrateToLatest } from './migrate.ts';
+import { isCatalogueEmpty, loadCatalogue } from './seed/load.ts';
 
 const db = openDb({ url: process.env.DATABASE_URL || undefined });
 try {
