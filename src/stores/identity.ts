@@ -11,37 +11,18 @@
  *   the allowed domain, never the site root), else the admin host for educator admins, else /profile.
  */
 import { atom } from 'nanostores';
+import type { Identity as ApiIdentity, IdentityEducator } from '../../api/auth/identity.ts';
 import { apiUrl } from '../lib/api.ts';
 import { AUTH_REDIRECT_KEY, isAllowedRedirect, postLoginDestination } from '../domain/redirects.ts';
 import { loginUrl, logoutUrl } from '../domain/links.ts';
 
-export interface IdentityEducator {
-  id: string;
-  name: string;
-  logo: string | null;
-  slug?: string;
-}
+export type { IdentityEducator };
 
-export interface Identity {
-  authenticated: boolean;
-  /** False until the first answer arrives. */
-  ready: boolean;
-  id: string | null;
-  userId: string | null;
-  studentId: string | null;
-  email: string | null;
-  emailConfirmed: boolean;
-  firstName: string | null;
-  lastName: string | null;
-  avatar: { url: string | null };
-  educators: IdentityEducator[];
-  site: {
-    context: 'marketplace' | 'minisite' | 'embed';
-    mainOrigin: string;
-    adminOrigin: string;
-    handoff: boolean;
-  } | null;
-}
+/**
+ * GET /api/identity's answer (api/auth/identity.ts), as the islands hold it: `ready` is false and `site` null
+ * until the first answer arrives. (Type-only import: nothing of the server reaches the browser bundle.)
+ */
+export type Identity = Omit<ApiIdentity, 'ready' | 'site'> & { ready: boolean; site: ApiIdentity['site'] | null };
 
 export const SIGNED_OUT: Identity = {
   authenticated: false, ready: false, id: null, userId: null, studentId: null, email: null, emailConfirmed: false,
