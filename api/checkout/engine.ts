@@ -19,6 +19,7 @@ import { manualPaymentMessage, visiblePaymentMethods, type PaymentMethod } from 
 import { termsPreAccepted, validateInvoiceDetails } from '../../src/domain/checkout/validation.ts';
 import { cardRedirectOutcome, confirmationTitle } from '../../src/domain/checkout/outcomes.ts';
 import { checkoutNotFoundProblem } from '../../src/domain/checkout/problems.ts';
+import { invoiceDueDate } from '../../src/domain/checkout/messages.ts';
 import { ACTION_PAYLOADS, envelopeSchema, isActionName, type ActionName } from './actions.ts';
 import {
   calendarBased, checkoutCost, domainOffers, entry, instantBooking, loadCtx, setEntry, stepsOf, withHandle,
@@ -483,7 +484,7 @@ async function payByInvoice(ctx: Ctx, payload: Record<string, unknown>): Promise
   if (!visible.includes('invoice')) methodUnavailable();
   const properties = validateInvoiceDetails(payload as never, 'payload');
   if (properties.length) fail(problems.validation(properties));
-  const dueDate = ctx.now + options.invoice_due_days * 86400;
+  const dueDate = invoiceDueDate(ctx.now, options.invoice_due_days);
   const clean = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null);
   const invoiceDetails = {
     billing_name: clean(payload.billing_name), billing_email: clean(payload.billing_email), vat_number: clean(payload.vat_number),

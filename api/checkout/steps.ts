@@ -22,7 +22,8 @@ import {
 } from '../../src/domain/checkout/validation.ts';
 import { SYSTEM_EMAIL_LOCKED_DESCRIPTION } from '../../src/domain/checkout/constants.ts';
 import { loadForm, educatorBusyIntervals } from '../../db/queries/checkout.ts';
-import { availabilitySlots, isAvailableSlot, localDate, zonedMidnight } from '../../src/domain/checkout/slots.ts';
+import { availabilitySlots, isAvailableSlot } from '../../src/domain/checkout/slots.ts';
+import { addLocalDays, calendarDayOf, isoDate, localDate, startOfLocalDay } from '../../src/domain/zone.ts';
 import { slotDurationSeconds } from '../../src/domain/checkout/request.ts';
 import { ensureAvailableSpaces, lockOccurrence, sweepExpired } from './holds.ts';
 import type { OccurrencesTable } from '../../db/schema.ts';
@@ -255,13 +256,14 @@ function parseDate(value: string): number | null {
 function checkPreferredDates(ctx: Ctx, dates: ReadonlyArray<string | null>, path: string): string[] {
   const properties = validatePreferredDates(dates, path);
   if (properties.length) invalid(properties);
-  const today = zonedMidnight(localDate(ctx.now));
+  // Calendar days in London compared as days: 'YYYY-MM-DD' strings order like the dates they name.
+  const today = isoDate(localDate(ctx.now));
   const bad: ProblemProperty[] = [];
   dates.forEach((d, index) => {
-    const t = parseDate(d as string);
+    const day = calendarDayOf(d as string);
     const labels = ['First choice', 'Second choice', 'Third choice'];
-    if (t === null) bad.push({ key: `${path}.${index}`, name: labels[index], message: 'is not a valid date' });
-    else if (t < today) bad.push({ key: `${path}.${index}`, name: labels[index], message: 'must not be in the past' });
+    if (day === null) bad.push({ key: `${path}.${index}`, name: labels[index], message: 'is not a valid date' });
+    else if (day < today) bad.push({ key: `${path}.${index}`, name: labels[index], message: 'must not be in the past' });
   });
   if (bad.length) invalid(bad);
   return dates.map((d) => (d as string).trim());
@@ -283,9 +285,9 @@ export function slotOf(ctx: Ctx, start: number): { from: number; to: number } {
 export async function checkSlot(ctx: Ctx, start: number, key: string): Promise<void> {
   if (start <= ctx.now) invalid([{ key, name: 'Date & Time', message: 'must be in the future' }]);
   const seconds = slotDurationSeconds(durationMinutes(ctx));
-  const dayStart = zonedMidnight(localDate(start));
-  const from = dayStart;
-  const to = dayStart + 2 * 86400;
+  // The slot's local day and the next: a slot may start late and end after midnight.
+  const from = startOfLocalDay(start);
+  const to = addLocalDays(from, 2);
   const busy = await educatorBusyIntervals(ctx.q, ctx.cat.educator.id, from, to);
   const slots = availabilitySlots({ workingHours: ctx.cat.educator.working_hours, from, to, durationSeconds: seconds, busy, now: ctx.now });
   if (!isAvailableSlot(slots, start)) invalid([{ key, name: 'Date & Time', message: 'is not an available time' }]);

@@ -5,10 +5,10 @@
  * (spec 9 "Free cancellation N day(s) prior") and the links to the booking page (spec 2.4).
  */
 import type { BookingView, OrderView, OutcomeView, StoredCostSummary } from '../../db/queries/bookings.ts';
-import { cancellationText, deliveryLine } from '../../src/domain/pricing.ts';
+import { cancellationDeadline, cancellationText, deliveryLine } from '../../src/domain/pricing.ts';
 import { locationText } from '../../src/domain/locations.ts';
 import { mainOrigin, occurrenceLinkFromBooking, orderDetailsLink, payInvoiceLink } from '../../src/domain/links.ts';
-import { DAY, DEFAULT_TIME_ZONE } from '../../src/domain/time.ts';
+import { DEFAULT_TIME_ZONE } from '../../src/domain/time.ts';
 import { DEFAULT_TAX_LABEL } from '../../src/domain/vat.ts';
 import { formatOccurrenceRange } from '../../src/lib/format.ts';
 import type { Config } from '../config.ts';
@@ -114,7 +114,7 @@ export function cancellationPolicy(view: Pick<BookingView, 'status' | 'cancellat
   if (isCancelled(view)) return { text, deadline: null, allowed: false, reason: 'cancelled' };
   if (!text || days === null) return { text, deadline: null, allowed: false, reason: 'not-offered' };
   if (view.start === null) return { text, deadline: null, allowed: false, reason: 'no-date' };
-  const deadline = view.start - days * DAY;
+  const deadline = cancellationDeadline(view.start, days, TIME_ZONE);
   return now <= deadline ? { text, deadline, allowed: true, reason: null } : { text, deadline, allowed: false, reason: 'window-passed' };
 }
 

@@ -11,6 +11,7 @@ import type { BookingView } from '../../db/queries/bookings.ts';
 import { locationText } from '../../src/domain/locations.ts';
 import { referenceText } from '../../src/domain/checkout/outcomes.ts';
 import { baseHostname, type Config } from '../config.ts';
+import { isoDate, zonedParts, zonedWallClock } from '../../src/domain/zone.ts';
 import { TIME_ZONE, bookingPageUrl, deliveryLines, isCancelled } from './describe.ts';
 
 export interface CalendarBooking {
@@ -56,14 +57,22 @@ export const EUROPE_LONDON_VTIMEZONE = [
   'END:VTIMEZONE',
 ];
 
-const londonParts = new Intl.DateTimeFormat('en-GB', {
-  timeZone: TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23',
-});
-
 /** Epoch seconds → '20260710T100000' (local time in Europe/London). */
 export function londonDateTime(epoch: number): string {
-  const parts = Object.fromEntries(londonParts.formatToParts(new Date(epoch * 1000)).map((p) => [p.type, p.value]));
-  return `${parts.year}${parts.month}${parts.day}T${parts.hour}${parts.minute}${parts.second}`;
+  const p = zonedParts(epoch, TIME_ZONE);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${isoDate(p).replace(/-/g, '')}T${pad(p.hour)}${pad(p.minute)}${pad(p.second)}`;
+}
+
+/**
+ * DTSTART / DTEND: local London time with its TZID, except for the second run of the hour the clocks
+ * repeat in October: RFC 5545 (3.3.5) reads a repeated local time as its first occurrence, so a 01:30 GMT
+ * start would land an hour early; that instant is written in UTC instead.
+ */
+export function calendarTime(name: 'DTSTART' | 'DTEND', epoch: number): string {
+  const p = zonedParts(epoch, TIME_ZONE);
+  const readBack = zonedWallClock(p, p.hour * 3600 + p.minute * 60 + p.second, TIME_ZONE);
+  return readBack === epoch ? `${name};TZID=${TIME_ZONE}:${londonDateTime(epoch)}` : `${name}:${utcDateTime(epoch)}`;
 }
 
 /** Epoch seconds → '20260710T090000Z'. */
@@ -108,8 +117,8 @@ export function bookingCalendar(booking: CalendarBooking): string {
     `UID:${booking.id}@${booking.uidHost}`,
     `DTSTAMP:${utcDateTime(booking.stamp)}`,
     `SEQUENCE:${booking.sequence ?? 0}`,
-    `DTSTART;TZID=${TIME_ZONE}:${londonDateTime(booking.start)}`,
-    `DTEND;TZID=${TIME_ZONE}:${londonDateTime(booking.end)}`,
+    calendarTime('DTSTART', booking.start),
+    calendarTime('DTEND', booking.end),
     `SUMMARY:${escapeText(`${booking.courseName} with ${booking.educatorName}`)}`,
     `STATUS:${booking.status}`,
     ...(booking.description ? [`DESCRIPTION:${escapeText(booking.description)}`] : []),

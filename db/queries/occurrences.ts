@@ -8,7 +8,7 @@ import type { Db } from '../client.ts';
 import type { AddOn as AddOnRow, Occurrence as OccurrenceRow, Offer as OfferRow } from '../schema.ts';
 import { occurrenceIsListed } from '../../src/domain/pricing.ts';
 import type { Occurrence as DomainOccurrence, Offer as DomainOffer } from '../../src/domain/entities.ts';
-import { DEFAULT_TIME_ZONE } from '../../src/domain/time.ts';
+import { zonedIsoDateTime } from '../../src/domain/zone.ts';
 
 export interface OfferJson {
   _id: string;
@@ -42,41 +42,6 @@ export interface OccurrenceJson {
   individually_bookable: boolean;
   offers: OfferJson[];
   add_ons: AddOnJson[];
-}
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatterFor(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-GB', {
-      timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23',
-    });
-    formatters.set(timeZone, f);
-  }
-  return f;
-}
-
-/**
- * ISO 8601 local date-time with the zone's offset at that instant, e.g. '2025-06-01T10:00:00+01:00'.
- * An unknown zone falls back to Europe/London.
- */
-export function zonedDateTime(epochSeconds: number, timeZone: string = DEFAULT_TIME_ZONE): string {
-  let formatter: Intl.DateTimeFormat;
-  try {
-    formatter = formatterFor(timeZone);
-  } catch {
-    formatter = formatterFor(DEFAULT_TIME_ZONE);
-  }
-  const date = new Date(epochSeconds * 1000);
-  const parts: Record<string, string> = {};
-  for (const part of formatter.formatToParts(date)) parts[part.type] = part.value;
-  const y = Number(parts.year), mo = Number(parts.month), d = Number(parts.day);
-  const h = Number(parts.hour), mi = Number(parts.minute), s = Number(parts.second);
-  const offsetMinutes = Math.round((Date.UTC(y, mo - 1, d, h, mi, s) - Math.floor(epochSeconds) * 1000) / 60000);
-  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
-  const sign = offsetMinutes < 0 ? '-' : '+';
-  const abs = Math.abs(offsetMinutes);
-  return `${pad(y, 4)}-${pad(mo)}-${pad(d)}T${pad(h)}:${pad(mi)}:${pad(s)}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
 }
 
 function offerJson(row: OfferRow): OfferJson {
@@ -141,7 +106,7 @@ export async function listCourseOccurrences(db: Db, courseId: string, now: numbe
       _id: row.id,
       start_datetime: start,
       end_datetime: end,
-      times: { start: { zoned_datetime: zonedDateTime(start, row.timezone) }, end: { zoned_datetime: zonedDateTime(end, row.timezone) } },
+      times: { start: { zoned_datetime: zonedIsoDateTime(start, row.timezone) }, end: { zoned_datetime: zonedIsoDateTime(end, row.timezone) } },
       timezone: row.timezone,
       delivery: row.delivery,
       address: row.address,

@@ -11,6 +11,8 @@ import type {
 } from '../schema.ts';
 import type { City, Vertical } from './content.ts';
 import { POSTCODE_LETTERS } from './content.ts';
+import { DEFAULT_TIME_ZONE } from '../../src/domain/time.ts';
+import { addCalendarDays, zonedWallClock } from '../../src/domain/zone.ts';
 import type { Random } from './random.ts';
 
 /** Catalogue tables in foreign-key order (parents first): the order rows are inserted in. */
@@ -54,23 +56,14 @@ export function utcDayStart(epochSeconds: number): number {
   return Math.floor(epochSeconds / DAY) * DAY;
 }
 
-/** Epoch seconds of 01:00 UTC on the last Sunday of a month (when UK clocks change). */
-function lastSundayAt0100(year: number, month: number): number {
-  const lastDay = new Date(Date.UTC(year, month + 1, 0));
-  const sunday = lastDay.getUTCDate() - lastDay.getUTCDay();
-  return Date.UTC(year, month, sunday, 1) / 1000;
-}
-
-/** Offset of Europe/London from UTC at an instant: 3600 during British Summer Time, else 0. */
-export function londonOffset(epochSeconds: number): number {
-  const year = new Date(epochSeconds * 1000).getUTCFullYear();
-  return epochSeconds >= lastSundayAt0100(year, 2) && epochSeconds < lastSundayAt0100(year, 9) ? HOUR : 0;
-}
-
-/** The instant of a wall-clock time in London, `dayOffset` days after the anchor's UTC day. */
+/**
+ * The instant of a wall-clock time in London, `dayOffset` days after the anchor's UTC day: a 10:00 class
+ * stays at 10:00 on both sides of a clock change.
+ */
 export function londonTime(now: number, dayOffset: number, hour: number, minute = 0): number {
-  const naive = utcDayStart(now) + dayOffset * DAY + hour * HOUR + minute * MINUTE;
-  return naive - londonOffset(naive - HOUR);
+  const anchor = new Date(utcDayStart(now) * 1000);
+  const day = addCalendarDays({ year: anchor.getUTCFullYear(), month: anchor.getUTCMonth() + 1, day: anchor.getUTCDate() }, dayOffset);
+  return zonedWallClock(day, hour * HOUR + minute * MINUTE, DEFAULT_TIME_ZONE);
 }
 
 // ---------------------------------------------------------------------------------------------

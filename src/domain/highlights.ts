@@ -3,7 +3,8 @@
  */
 import type { CourseLike, Occurrence } from './entities.ts';
 import { levelLabel, courseKeyword } from './text.ts';
-import { courseDurationLabel } from './time.ts';
+import { courseDurationLabel, DEFAULT_TIME_ZONE } from './time.ts';
+import { wallClockSeconds } from './zone.ts';
 
 export type HighlightKind = 'duration' | 'delivery' | 'travel' | 'travelArea' | 'level';
 
@@ -15,10 +16,16 @@ export interface Highlight {
 export const MULTIPLE_DURATIONS = 'Multiple Durations (see dates)';
 export const DURATION_TO_BE_CONFIRMED = 'To be confirmed';
 
-/** Length in seconds of an occurrence, or null when it has no valid start and end. */
-export function occurrenceLengthSeconds(occurrence: Pick<Occurrence, 'start_datetime' | 'end_datetime'>): number | null {
+/**
+ * Length of an occurrence as its clock times show it (in its own zone, Europe/London by default), or null
+ * when it has no valid start and end: Saturday 10:00 to Sunday 16:00 is 30 hours on every weekend, though a
+ * clock change in between makes it 29 or 31 real hours. Learners read the dates by the clock, so two such
+ * dates have the same duration.
+ */
+export function occurrenceLengthSeconds(occurrence: Pick<Occurrence, 'start_datetime' | 'end_datetime'> & { timezone?: string | null }): number | null {
   const { start_datetime: start, end_datetime: end } = occurrence;
-  return typeof start === 'number' && typeof end === 'number' && end > start ? end - start : null;
+  if (typeof start !== 'number' || typeof end !== 'number' || !(end > start)) return null;
+  return wallClockSeconds(start, end, occurrence.timezone ?? DEFAULT_TIME_ZONE);
 }
 
 /**

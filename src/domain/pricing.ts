@@ -6,6 +6,7 @@ import type { Flow } from './checkout/flows.ts';
 import type { AddOn, CourseLike, Occurrence, Offer, PricingOption } from './entities.ts';
 import { DEFAULT_CURRENCY, formatMoney, formatPriceShort, money, type Currency } from './money.ts';
 import { DEFAULT_DISPLAY_LOCALE, DEFAULT_TIME_ZONE } from './time.ts';
+import { addLocalDays } from './zone.ts';
 
 export const FREE_TEXT = 'Free';
 export const PRICE_ON_ENQUIRY_TEXT = 'Price on enquiry';
@@ -223,6 +224,14 @@ export function cancellationText(days: number | null | undefined, courseType: st
   if (courseType === 'on-demand') return null;
   if (typeof days !== 'number' || !(days > 0)) return null;
   return `Free cancellation ${days} ${days === 1 ? 'day' : 'days'} prior`;
+}
+
+/**
+ * The last moment of free cancellation: N London calendar days before the start, at the start's clock time
+ * ("2 days prior" to 10:00 on the Monday after the clocks go back is 10:00 on the Saturday, 49 hours).
+ */
+export function cancellationDeadline(start: number, days: number, timeZone: string = DEFAULT_TIME_ZONE): number {
+  return addLocalDays(start, -days, timeZone);
 }
 
 export interface DeliveryLineInput {

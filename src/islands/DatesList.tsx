@@ -12,6 +12,7 @@ import { fetchCourseOccurrences } from '../lib/api.ts';
 import { courseLink } from '../domain/links.ts';
 import { COURSE_DATES_PAGE_SIZE } from '../domain/carousel.ts';
 import { courseDurationLabel } from '../domain/time.ts';
+import { occurrenceLengthSeconds } from '../domain/highlights.ts';
 import { deliveryLine, pricingDisplay, listedOccurrences } from '../domain/pricing.ts';
 import { locationText } from '../domain/locations.ts';
 import type { Occurrence as DomainOccurrence } from '../domain/entities.ts';
@@ -109,7 +110,7 @@ export default function DatesList(props: DatesListProps) {
           const offers = o.offers && o.offers.length ? o.offers : courseOffers;
           const price = hidePricing ? null : pricingDisplay({ type: 'price-offers', offers }, currency);
           const where = deliveryLine({ courseType, delivery: o.delivery, address: locationText(o.address), keyword });
-          const duration = courseDurationLabel(o.end_datetime - o.start_datetime);
+          const duration = courseDurationLabel(occurrenceLengthSeconds(o) ?? 0);
           return (
             <li key={o._id} className="panel date-item" aria-current={selected ? 'true' : undefined}
               style={{ display: 'flex', flexWrap: 'wrap', gap: '0.75rem', alignItems: 'center', padding: '1rem', borderColor: selected ? 'var(--brand)' : undefined, boxShadow: selected ? '0 0 0 2px var(--brand)' : undefined }}>

@@ -7,7 +7,7 @@ import { signUpAndLogin } from '../helpers/auth.ts';
 import {
   ADDONS, CARDS, DAY, IDS, OFFERS, client, contactPayload, payWithCard, seedCheckoutCatalogue, booker, type Client,
 } from './checkout-fixtures.ts';
-import { zonedMidnight, localDate } from '../../src/domain/checkout/slots.ts';
+import { addCalendarDays, localDate, zonedWallClock } from '../../src/domain/zone.ts';
 
 let server: TestServer;
 let now: number;
@@ -31,10 +31,7 @@ async function occurrenceSpaces(id: string): Promise<number> {
 
 /** A calendar slot two days ahead at 11:00 London time (opening hours start at 09:00; 2-hour and 30-minute slots). */
 function tomorrowAtTen(daysAhead = 2): string {
-  const today = localDate(now);
-  const date = new Date(Date.UTC(today.year, today.month - 1, today.day + daysAhead));
-  const midnight = zonedMidnight({ year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() });
-  return new Date((midnight + 11 * 3600) * 1000).toISOString();
+  return new Date(zonedWallClock(addCalendarDays(localDate(now), daysAhead), 11 * 3600) * 1000).toISOString();
 }
 
 describe('booking flow', () => {

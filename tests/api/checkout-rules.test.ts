@@ -544,6 +544,39 @@ describe('supporting calls (spec 7)', () => {
     expect(res.body.detail).toBe('This code does not exist.');
   });
 
+  it('on both clock-change Sundays, slots and the server check keep opening hours in London time', async () => {
+    // Next year's last Sundays of March and October; opening hours 09:00–17:00 every day, 2-hour slots.
+    const year = new Date().getUTCFullYear() + 1;
+    const lastSunday = (month: number) => { const last = new Date(Date.UTC(year, month + 1, 0)); return last.getUTCDate() - last.getUTCDay(); };
+    const sundays = [
+      { month: 2, day: lastSunday(2), open: 8, wrong: 15 }, // BST from 01:00 UTC: 09:00 is 08:00 UTC; 16:00 BST would run past 17:00
+      { month: 9, day: lastSunday(9), open: 9, wrong: 8 }, // GMT from 01:00 UTC: 09:00 is 09:00 UTC; 08:00 UTC is before opening
+    ];
+    const utc = (month: number, day: number, hour: number) => new Date(Date.UTC(year, month, day, hour)).toISOString();
+    try {
+      for (const { month, day, open, wrong } of sundays) {
+        server.setNow(Date.UTC(year, month, day - 2, 12) / 1000);
+        const { api } = await learner();
+        const slots = await api.get(`/courses/clay-studio/crs-req-cal/availability/slots?from=${utc(month, day, 0)}&to=${utc(month, day + 1, 0)}&duration=7200`);
+        expect(slots.status).toBe(200);
+        const london = (iso: string) => new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'Europe/London' }).format(new Date(iso));
+        expect(slots.body.map((s: { from: string }) => london(s.from))).toEqual(['09:00', '11:00', '13:00', '15:00']);
+        expect(slots.body[0].from).toBe(utc(month, day, open));
+
+        const id = (await api.initialise('request', { courseId: IDS.requestCal })).body._id;
+        let res = await api.submit(id, 'request delivery configured', { selectedDurationId: 'dur_120' });
+        expect(res.body.rules).toMatchObject({ calendarBased: true });
+        res = await api.submit(id, 'request available date selected', { availableDate: utc(month, day, wrong) });
+        expect(res.status).toBe(400);
+        expect(res.body.properties[0]).toMatchObject({ key: 'payload.availableDate', message: 'is not an available time' });
+        res = await api.submit(id, 'request available date selected', { availableDate: utc(month, day, open) });
+        expect(res.status).toBe(200);
+      }
+    } finally {
+      server.setNow(null);
+    }
+  });
+
   it('GET availability slots: opening hours, duration, validation', async () => {
     const api = client(server);
     const from = new Date(now * 1000).toISOString();

@@ -13,6 +13,14 @@ import {
 } from './checkout-fixtures.ts';
 import { formatDay } from '../../src/lib/format.ts';
 import { bookingCalendar } from '../../api/documents/ical.ts';
+import { addLocalDays } from '../../src/domain/zone.ts';
+
+/** Day of the month of the last Sunday of October (the day UK clocks go back). */
+function lastSundayOfOctober(year: number): number {
+  const last = new Date(Date.UTC(year, 9, 31));
+  return 31 - last.getUTCDay();
+}
+const formatLongLondonDate = (epoch: number) => new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'Europe/London' }).format(epoch * 1000);
 
 let server: TestServer;
 let now: number;
@@ -180,6 +188,20 @@ describe('GET /api/bookings/{id}/ical', () => {
     expect(local).toBe(`${prop(event, 'DTSTART').value.slice(9, 11)}:${prop(event, 'DTSTART').value.slice(11, 13)}`);
   });
 
+  it('around the clock changes every start and end reads back as the same instant (RFC 5545 takes a repeated local time as the first)', () => {
+    const day = lastSundayOfOctober(YEAR);
+    const cases: [number, string][] = [
+      [Date.UTC(YEAR, 9, day, 0, 30) / 1000, `DTSTART;TZID=Europe/London:${YEAR}10${day}T013000`], // 01:30 BST, the first 01:30
+      [Date.UTC(YEAR, 9, day, 1, 30) / 1000, `DTSTART:${YEAR}10${day}T013000Z`], // 01:30 GMT, the second 01:30: written in UTC
+      [Date.UTC(YEAR, 9, day, 9, 0) / 1000, `DTSTART;TZID=Europe/London:${YEAR}10${day}T090000`],
+      [Date.UTC(YEAR, 9, day - 1, 8, 0) / 1000, `DTSTART;TZID=Europe/London:${YEAR}10${day - 1}T090000`],
+    ];
+    for (const [start, line] of cases) {
+      const ics = bookingCalendar({ id: 'BKG-DST', courseName: 'Night class', educatorName: 'Owl', start, end: start + 3600, uidHost: 'example.com', status: 'CONFIRMED', stamp: start - DAY });
+      expect(ics.split('\r\n')).toContain(line);
+    }
+  });
+
   it('escapes text and folds long lines at 75 octets without splitting a character', () => {
     const ics = bookingCalendar({
       id: 'BKG-X', courseName: 'Tea; cakes, and \\ “crème brûlée” — a very long course name that needs folding ✓✓✓', educatorName: 'Café Ŵales',
@@ -284,7 +306,7 @@ describe('POST /api/bookings/{id}/cancel', () => {
     const state = await bookWithCard(ada, 'occ_cancel', 'off_cancel');
     const id = state.bookingId as string;
     const occ = await server.db.selectFrom('occurrences').select('start_datetime').where('id', '=', 'occ_cancel').executeTakeFirstOrThrow();
-    const deadline = Number(occ.start_datetime) - 7 * DAY;
+    const deadline = addLocalDays(Number(occ.start_datetime), -7);
     try {
       server.setNow(deadline + 1);
       expect((await ada.api.post(`/bookings/${id}/cancel`)).status).toBe(409);
@@ -292,6 +314,29 @@ describe('POST /api/bookings/{id}/cancel', () => {
       expect((await ada.api.post(`/bookings/${id}/cancel`)).status).toBe(200);
     } finally {
       server.setNow(null);
+    }
+  });
+
+  it('N days prior counts London calendar days: across the autumn clock change the window closes 7 days and 1 hour before', async () => {
+    // 10:00 GMT on the Monday after the clocks go back (last Sunday of October next year); the deadline is 10:00 BST a week before.
+    const change = lastSundayOfOctober(YEAR);
+    const start = Date.UTC(YEAR, 9, change + 1, 10, 0) / 1000;
+    const deadline = Date.UTC(YEAR, 9, change - 6, 9, 0) / 1000;
+    const original = await server.db.selectFrom('occurrences').select(['start_datetime', 'end_datetime']).where('id', '=', 'occ_cancel').executeTakeFirstOrThrow();
+    await server.db.updateTable('occurrences').set({ start_datetime: start, end_datetime: start + 3 * 3600 }).where('id', '=', 'occ_cancel').execute();
+    try {
+      server.setNow(deadline - 2 * DAY);
+      const ada = await learner();
+      const id = (await bookWithCard(ada, 'occ_cancel', 'off_cancel')).bookingId as string;
+      server.setNow(deadline + 1800); // 10:30 BST a week before: 7 × 86400 s would still allow it
+      const refused = await ada.api.post(`/bookings/${id}/cancel`);
+      expect(refused.status).toBe(409);
+      expect(refused.body.detail).toContain(formatLongLondonDate(deadline));
+      server.setNow(deadline);
+      expect((await ada.api.post(`/bookings/${id}/cancel`)).status).toBe(200);
+    } finally {
+      server.setNow(null);
+      await server.db.updateTable('occurrences').set({ start_datetime: original.start_datetime, end_datetime: original.end_datetime }).where('id', '=', 'occ_cancel').execute();
     }
   });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { zonedDateTime } from '../../db/queries/occurrences.ts';
+import { zonedIsoDateTime as zonedDateTime } from '../../src/domain/zone.ts';
 import { DAY, NOW, TEST_ENV, expectProblem, insertPublicFixtures, postJson } from './public-fixtures.ts';
 
 let server: TestServer;

@@ -19,6 +19,27 @@ describe('duration highlight (spec 9)', () => {
   it("'Multiple Durations (see dates)' when occurrence lengths differ", () => {
     expect(durationHighlight({ type: 'class' }, [occ('a', 0, 3600), occ('b', 100, 7300)])).toBe('Multiple Durations (see dates)');
   });
+  it('dates that differ only because the clocks change between their start and end have one duration', () => {
+    const at = (iso: string) => Date.parse(iso) / 1000;
+    // Saturday 10:00 to Sunday 16:00 London time, each weekend: 30 hours on the clock; 29 real hours across the
+    // spring change, 31 across the autumn one.
+    const weekends = [
+      occ('before', at('2026-03-21T10:00:00Z'), at('2026-03-22T16:00:00Z')),
+      occ('spring', at('2026-03-28T10:00:00Z'), at('2026-03-29T15:00:00Z')),
+      occ('summer', at('2026-06-06T09:00:00Z'), at('2026-06-07T15:00:00Z')),
+      occ('autumn', at('2026-10-24T09:00:00Z'), at('2026-10-25T16:00:00Z')),
+    ];
+    expect(durationHighlight({ type: 'class' }, weekends)).toBe('Two days');
+    // A night walk 00:30–03:30 on the clock: 3 real hours, 2 on the spring Sunday, 4 on the autumn one.
+    const evenings = [
+      occ('plain', at('2026-03-22T00:30:00Z'), at('2026-03-22T03:30:00Z')),
+      occ('spring', at('2026-03-29T00:30:00Z'), at('2026-03-29T02:30:00Z')),
+      occ('autumn', at('2026-10-24T23:30:00Z'), at('2026-10-25T03:30:00Z')),
+    ];
+    expect(durationHighlight({ type: 'class' }, evenings)).toBe('3 hours');
+    // A real difference still shows.
+    expect(durationHighlight({ type: 'class' }, [...evenings, occ('longer', at('2026-05-02T18:00:00Z'), at('2026-05-02T22:00:00Z'))])).toBe('Multiple Durations (see dates)');
+  });
   it('the common length when they agree', () => {
     expect(durationHighlight({ type: 'class' }, [occ('a', 0, 3600), occ('b', 100, 3700)])).toBe('1 hour');
   });

@@ -5,6 +5,7 @@ import type { Problem } from '../problems.ts';
 import type { CheckoutOrigin } from './flows.ts';
 import { AVAILABILITY_ERROR_SUFFIX } from './constants.ts';
 import { DEFAULT_DISPLAY_LOCALE, DEFAULT_TIME_ZONE } from '../time.ts';
+import { addLocalDays } from '../zone.ts';
 
 /** Spec 8 "Voucher": the error is shown as "{title} {detail}" (the title alone without a detail). */
 export function voucherErrorText(problem: Pick<Problem, 'title' | 'detail'>): string {
@@ -29,6 +30,14 @@ export function byEducatorText(educatorName: string): string {
 /** Spec 2.14 "Message" step. */
 export function messageFieldLabel(educatorName: string): string {
   return `Write a message for ${educatorName}`;
+}
+
+/**
+ * The invoice's due date: `dueDays` London calendar days after it is issued, at the same clock time (a
+ * day across a clock change is 23 or 25 hours). The screen's promise and the stored date use this one rule.
+ */
+export function invoiceDueDate(issuedAt: number, dueDays: number, timeZone: string = DEFAULT_TIME_ZONE): number {
+  return addLocalDays(issuedAt, dueDays, timeZone);
 }
 
 /** Spec 2.14 "Invoice": "This invoice will be due by {date}." (date as '14 November 2023', en-GB, Europe/London). */

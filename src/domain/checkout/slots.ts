@@ -7,38 +7,15 @@
  * end. An empty list of ranges means open 24 hours; null or absent means closed. Slots that overlap a
  * busy interval (an existing booking) or do not start in the future are left out.
  */
-import { DEFAULT_TIME_ZONE } from '../time';
+import { DEFAULT_TIME_ZONE } from '../time.ts';
+import { addCalendarDays, calendarWeekday, localDate, zonedWallClock } from '../zone.ts';
 import type { Slot } from './request';
 
 export type WorkingWeekday = 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | 'sunday';
 export type WorkingHoursInput = Partial<Record<WorkingWeekday, ReadonlyArray<{ from: number; until: number }> | null>>;
 
 const WEEKDAY_BY_INDEX: WorkingWeekday[] = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
-const DAY = 86400;
-
-/** Offset of `timeZone` from UTC at an instant, in seconds (e.g. 3600 for London in summer). */
-export function zoneOffsetSeconds(epochSeconds: number, timeZone: string = DEFAULT_TIME_ZONE): number {
-  const parts = new Intl.DateTimeFormat('en-GB', {
-    timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
-  }).formatToParts(new Date(epochSeconds * 1000));
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second')) / 1000;
-  return asUtc - epochSeconds;
-}
-
-/** The local calendar date (y, m 1-12, d) of an instant in `timeZone`. */
-export function localDate(epochSeconds: number, timeZone: string = DEFAULT_TIME_ZONE): { year: number; month: number; day: number } {
-  const local = new Date((epochSeconds + zoneOffsetSeconds(epochSeconds, timeZone)) * 1000);
-  return { year: local.getUTCFullYear(), month: local.getUTCMonth() + 1, day: local.getUTCDate() };
-}
-
-/** Epoch seconds of local midnight of a calendar date in `timeZone`. */
-export function zonedMidnight(date: { year: number; month: number; day: number }, timeZone: string = DEFAULT_TIME_ZONE): number {
-  const guess = Date.UTC(date.year, date.month - 1, date.day) / 1000;
-  let result = guess - zoneOffsetSeconds(guess, timeZone);
-  result = guess - zoneOffsetSeconds(result, timeZone);
-  return result;
-}
+const WHOLE_DAY = [{ from: 0, until: 86400 }];
 
 export interface SlotsInput {
   workingHours: WorkingHoursInput | null | undefined;
@@ -67,15 +44,17 @@ export function availabilitySlots(input: SlotsInput): Slot[] {
   const start = localDate(input.from, tz);
   const maxDays = input.maxDays ?? 92;
   for (let i = 0; i <= maxDays; i++) {
-    const date = new Date(Date.UTC(start.year, start.month - 1, start.day + i));
-    const dayStart = zonedMidnight({ year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() }, tz);
-    if (dayStart >= input.to) break;
-    const weekday = WEEKDAY_BY_INDEX[date.getUTCDay()];
-    const value = input.workingHours?.[weekday];
+    const date = addCalendarDays(start, i);
+    if (zonedWallClock(date, 0, tz) >= input.to) break;
+    const value = input.workingHours?.[WEEKDAY_BY_INDEX[calendarWeekday(date)]];
     if (value == null) continue;
-    const ranges = value.length === 0 ? [{ from: 0, until: DAY }] : [...value].sort((a, b) => a.from - b.from);
+    const ranges = value.length === 0 ? WHOLE_DAY : [...value].sort((a, b) => a.from - b.from);
     for (const range of ranges) {
-      for (let t = dayStart + range.from; t + duration <= dayStart + range.until; t += duration) {
+      // Opening hours are wall-clock times on this date: their instants come from the zone's rules, so a
+      // range keeps its clock times on the days the clocks change (and such a day has 23 or 25 hours).
+      const rangeStart = zonedWallClock(date, range.from, tz);
+      const rangeEnd = zonedWallClock(date, range.until, tz);
+      for (let t = rangeStart; t + duration <= rangeEnd; t += duration) {
         const slot = { from: t, to: t + duration };
         if (slot.from < input.from || slot.to > input.to) continue;
         if (slot.from <= input.now) continue;

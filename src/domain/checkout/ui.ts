@@ -8,6 +8,7 @@
 import type { Flow } from './flows.ts';
 import { AVAILABILITY_ERROR_SUFFIX, PLATFORM_TERMS } from './constants.ts';
 import { availabilityErrorText } from './messages.ts';
+import { calendarWeekday, isoDate, type CalendarDate } from '../zone.ts';
 import { isProblemOfType, PROBLEM_SLUGS, problemMessage, propertyLabel, type Problem, type ProblemProperty } from '../problems.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -84,33 +85,13 @@ export function isUnauthorisedCheckout(problem: Pick<Problem, 'type'> | null | u
 // ---------------------------------------------------------------------------------------------
 // Month calendar (spec 2.14 "Request Dates", 2.17 "Calendar")
 
-export interface CalendarDate {
-  year: number;
-  /** 1–12 */
-  month: number;
-  day: number;
-}
-
 export interface CalendarMonth {
   year: number;
   month: number;
 }
 
-function utc(date: CalendarDate): Date {
-  return new Date(Date.UTC(date.year, date.month - 1, date.day));
-}
-
-function fromUtc(d: Date): CalendarDate {
-  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
-}
-
 export function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
-}
-
-/** Day of the week of a date, 0 = Sunday … 6 = Saturday. */
-export function weekdayOf(date: CalendarDate): number {
-  return utc(date).getUTCDay();
 }
 
 /** Spec 2.17: the weekday columns starting on the locale's first day (0 = Sunday … 6 = Saturday). */
@@ -123,7 +104,7 @@ export function weekdayOrder(weekStart: number): number[] {
  * null for the padding before the 1st and after the last day.
  */
 export function monthGrid(year: number, month: number, weekStart: number): (CalendarDate | null)[][] {
-  const lead = (weekdayOf({ year, month, day: 1 }) - weekStart + 7) % 7;
+  const lead = (calendarWeekday({ year, month, day: 1 }) - weekStart + 7) % 7;
   const cells: (CalendarDate | null)[] = Array.from({ length: lead }, () => null);
   const count = daysInMonth(year, month);
   for (let day = 1; day <= count; day++) cells.push({ year, month, day });
@@ -131,12 +112,6 @@ export function monthGrid(year: number, month: number, weekStart: number): (Cale
   const weeks: (CalendarDate | null)[][] = [];
   for (let i = 0; i < cells.length; i += 7) weeks.push(cells.slice(i, i + 7));
   return weeks;
-}
-
-export function addDays(date: CalendarDate, days: number): CalendarDate {
-  const d = utc(date);
-  d.setUTCDate(d.getUTCDate() + days);
-  return fromUtc(d);
 }
 
 export function addMonths(month: CalendarMonth, count: number): CalendarMonth {
@@ -148,13 +123,11 @@ export function sameDate(a: CalendarDate | null | undefined, b: CalendarDate | n
   return !!a && !!b && a.year === b.year && a.month === b.month && a.day === b.day;
 }
 
+/** Negative, 0 or positive as `a` is before, on or after `b` ('YYYY-MM-DD' strings sort as dates). */
 export function compareDates(a: CalendarDate, b: CalendarDate): number {
-  return utc(a).getTime() - utc(b).getTime();
-}
-
-/** 'YYYY-MM-DD' */
-export function isoDate(date: CalendarDate): string {
-  return `${String(date.year).padStart(4, '0')}-${String(date.month).padStart(2, '0')}-${String(date.day).padStart(2, '0')}`;
+  const x = isoDate(a);
+  const y = isoDate(b);
+  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 /** Spec 2.17: arrow keys move by 1 day (left / right) or 7 days (up / down); other keys do not move. */

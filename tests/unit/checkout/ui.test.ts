@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
-  addDays, addMonths, arrowKeyDays, attendeeFormCount, availabilityErrorParts, bannerItems, cardReturnParams, checkoutEventParams,
-  compareDates, costSummaryRequest, daysInMonth, disputeResolution, fieldDomId, isoDate, isUnauthorisedCheckout, monthGrid,
-  platformTerms, requestedSpacesOf, sameDate, selectedLinePrices, shareLinks, shareText, urlWithCheckoutId, weekdayOf, weekdayOrder,
+  addMonths, arrowKeyDays, attendeeFormCount, availabilityErrorParts, bannerItems, cardReturnParams, checkoutEventParams,
+  compareDates, costSummaryRequest, daysInMonth, disputeResolution, fieldDomId, isUnauthorisedCheckout, monthGrid,
+  platformTerms, requestedSpacesOf, sameDate, selectedLinePrices, shareLinks, shareText, urlWithCheckoutId, weekdayOrder,
   withoutCardReturnParams,
 } from '../../../src/domain/checkout/ui.ts';
+import { addCalendarDays, calendarWeekday, isoDate } from '../../../src/domain/zone.ts';
 import { availabilityErrorText } from '../../../src/domain/checkout/messages.ts';
 import { problems } from '../../../src/domain/problems.ts';
 import { checkoutDurationText } from '../../../src/domain/time.ts';
@@ -81,7 +82,7 @@ describe('month calendar (spec 2.17)', () => {
   });
   it('pads the grid before the 1st and after the last day', () => {
     // 1 June 2025 is a Sunday.
-    expect(weekdayOf({ year: 2025, month: 6, day: 1 })).toBe(0);
+    expect(calendarWeekday({ year: 2025, month: 6, day: 1 })).toBe(0);
     const monday = monthGrid(2025, 6, 1);
     expect(monday[0].slice(0, 6)).toEqual([null, null, null, null, null, null]);
     expect(monday[0][6]).toEqual({ year: 2025, month: 6, day: 1 });
@@ -97,8 +98,8 @@ describe('month calendar (spec 2.17)', () => {
     expect(arrowKeyDays('ArrowUp')).toBe(-7);
     expect(arrowKeyDays('ArrowDown')).toBe(7);
     expect(arrowKeyDays('Enter')).toBeNull();
-    expect(addDays({ year: 2025, month: 12, day: 29 }, 7)).toEqual({ year: 2026, month: 1, day: 5 });
-    expect(addDays({ year: 2024, month: 3, day: 1 }, -1)).toEqual({ year: 2024, month: 2, day: 29 });
+    expect(addCalendarDays({ year: 2025, month: 12, day: 29 }, 7)).toEqual({ year: 2026, month: 1, day: 5 });
+    expect(addCalendarDays({ year: 2024, month: 3, day: 1 }, -1)).toEqual({ year: 2024, month: 2, day: 29 });
   });
   it('adds months across years', () => {
     expect(addMonths({ year: 2025, month: 12 }, 1)).toEqual({ year: 2026, month: 1 });

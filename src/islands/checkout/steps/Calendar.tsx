@@ -11,23 +11,14 @@ import { useStore } from '@nanostores/react';
 import { $bootstrap, $checkout, submitAction } from '../../../stores/checkout.ts';
 import { requestDatesTitle } from '../../../domain/checkout/steps.ts';
 import { canContinueWithSlot, canGoToPreviousMonth, isDayDisabled, slotDurationSeconds, slotsForDay, toEpochSeconds, type Slot } from '../../../domain/checkout/request.ts';
-import { localDate, zonedMidnight } from '../../../domain/checkout/slots.ts';
+import { addCalendarDays, calendarWeekday, isoDate, localDate, runtimeTimeZone, zonedMidnight, type CalendarDate } from '../../../domain/zone.ts';
 import { weekStartsOn } from '../../../domain/time.ts';
 import {
-  addDays, addMonths, arrowKeyDays, availabilityErrorParts, compareDates, isoDate, monthGrid, sameDate, weekdayOf, weekdayOrder,
-  type CalendarDate, type CalendarMonth,
+  addMonths, arrowKeyDays, availabilityErrorParts, compareDates, monthGrid, sameDate, weekdayOrder, type CalendarMonth,
 } from '../../../domain/checkout/ui.ts';
 import { checkoutApi, toProblem } from '../api.ts';
 import type { Problem } from '../../../domain/problems.ts';
 import { StepForm, StepHeading, useContinue } from '../shared.tsx';
-
-function browserTimeZone(): string {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'Europe/London';
-  } catch {
-    return 'Europe/London';
-  }
-}
 
 function browserLocale(): string {
   return typeof navigator !== 'undefined' ? navigator.language || 'en-GB' : 'en-GB';
@@ -38,7 +29,7 @@ export default function CalendarDates({ durationMinutes }: { durationMinutes: nu
   const state = useStore($checkout)!;
   const course = bootstrap.course!;
   const educator = bootstrap.educator!;
-  const timeZone = useMemo(browserTimeZone, []);
+  const timeZone = useMemo(runtimeTimeZone, []);
   const locale = useMemo(browserLocale, []);
   const weekStart = useMemo(() => weekStartsOn(locale), [locale]);
   const now = Math.floor(Date.now() / 1000);
@@ -82,7 +73,7 @@ export default function CalendarDates({ durationMinutes }: { durationMinutes: nu
 
   const bounds = (d: CalendarDate) => {
     const start = zonedMidnight(d, timeZone);
-    const end = zonedMidnight(addDays(d, 1), timeZone);
+    const end = zonedMidnight(addCalendarDays(d, 1), timeZone);
     return { start, end };
   };
   const disabled = (d: CalendarDate) => {
@@ -124,9 +115,9 @@ export default function CalendarDates({ durationMinutes }: { durationMinutes: nu
     const d = moveFocus.current ? focusRef.current : pressed;
     let target: CalendarDate | null = null;
     const delta = arrowKeyDays(event.key);
-    if (delta !== null) target = addDays(d, delta);
-    else if (event.key === 'Home') target = addDays(d, -((weekdayOf(d) - weekStart + 7) % 7));
-    else if (event.key === 'End') target = addDays(d, 6 - ((weekdayOf(d) - weekStart + 7) % 7));
+    if (delta !== null) target = addCalendarDays(d, delta);
+    else if (event.key === 'Home') target = addCalendarDays(d, -((calendarWeekday(d) - weekStart + 7) % 7));
+    else if (event.key === 'End') target = addCalendarDays(d, 6 - ((calendarWeekday(d) - weekStart + 7) % 7));
     else if (event.key === 'PageUp') target = { ...addMonths(d, -1), day: 1 };
     else if (event.key === 'PageDown') target = { ...addMonths(d, 1), day: 1 };
     if (!target) return;

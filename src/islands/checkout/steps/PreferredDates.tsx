@@ -8,10 +8,11 @@ import { PREFERRED_DATE_LABELS } from '../../../domain/checkout/constants.ts';
 import { addChoiceLabel } from '../../../domain/checkout/messages.ts';
 import { canAddPreferredDate, canRemovePreferredDate } from '../../../domain/checkout/validation.ts';
 import { fieldDomId } from '../../../domain/checkout/ui.ts';
+import { isoDate, localDate, runtimeTimeZone } from '../../../domain/zone.ts';
 
+/** Today's date in the browser's zone (spec 9), the earliest a date input offers. */
 function today(): string {
-  const d = new Date();
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+  return isoDate(localDate(Math.floor(Date.now() / 1000), runtimeTimeZone()));
 }
 
 export default function PreferredDates(props: { dates: string[]; onChange: (dates: string[]) => void; path: string; legendHidden?: boolean }) {

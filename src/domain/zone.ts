@@ -1,0 +1,154 @@
+/**
+ * Local time in a time zone (spec 9: Europe/London by default, then the browser's zone).
+ *
+ * Every calculation that turns wall-clock times or calendar days into instants goes through here: a London
+ * day is 23 hours long on the last Sunday of March and 25 hours on the last Sunday of October, so
+ * "midnight + 9 × 3600" and "now + 2 × 86400" are wrong twice a year. The zone rules come from Luxon
+ * (`IANAZone`: zone names checked, offsets at any instant from the runtime's tz database, ISO output);
+ * the offset lookups are its cheap core (~7 µs), so slot lists over two months and the demo catalogue stay
+ * fast. Display formatting with `Intl.DateTimeFormat({ timeZone })` is already zone-correct and stays
+ * where it is.
+ *
+ * Times are epoch seconds; a calendar date is `{ year, month (1–12), day }` with no zone of its own.
+ */
+import { DateTime, IANAZone } from 'luxon';
+import { DEFAULT_TIME_ZONE } from './time.ts';
+
+export interface CalendarDate {
+  year: number;
+  /** 1–12 */
+  month: number;
+  day: number;
+}
+
+const SECONDS_PER_DAY = 86400;
+
+// Checking a zone name builds an Intl formatter (~0.2 ms); remember the answer per name.
+const zoneChecks = new Map<string, boolean>();
+
+/** The zone itself when the runtime knows it, else Europe/London (a bad zone never breaks a page). */
+export function knownZone(timeZone: string | null | undefined): string {
+  if (!timeZone) return DEFAULT_TIME_ZONE;
+  let valid = zoneChecks.get(timeZone);
+  if (valid === undefined) {
+    valid = IANAZone.isValidZone(timeZone);
+    if (zoneChecks.size < 1000) zoneChecks.set(timeZone, valid);
+  }
+  return valid ? timeZone : DEFAULT_TIME_ZONE;
+}
+
+/** Spec 9: the browser's zone once the page runs there (the runtime's zone), else Europe/London. */
+export function runtimeTimeZone(): string {
+  try {
+    return knownZone(Intl.DateTimeFormat().resolvedOptions().timeZone);
+  } catch {
+    return DEFAULT_TIME_ZONE;
+  }
+}
+
+function zone(timeZone: string): IANAZone {
+  return IANAZone.create(knownZone(timeZone));
+}
+
+/** Offset of `timeZone` from UTC at an instant, in seconds (3600 for London in summer, 0 in winter). */
+export function zoneOffsetSeconds(epochSeconds: number, timeZone: string = DEFAULT_TIME_ZONE): number {
+  return zone(timeZone).offset(epochSeconds * 1000) * 60;
+}
+
+/** The local date and time parts of an instant (hour 0–23). */
+export function zonedParts(epochSeconds: number, timeZone: string = DEFAULT_TIME_ZONE): CalendarDate & { hour: number; minute: number; second: number } {
+  const local = new Date((epochSeconds + zoneOffsetSeconds(epochSeconds, timeZone)) * 1000);
+  return {
+    year: local.getUTCFullYear(), month: local.getUTCMonth() + 1, day: local.getUTCDate(),
+    hour: local.getUTCHours(), minute: local.getUTCMinutes(), second: local.getUTCSeconds(),
+  };
+}
+
+/** The local calendar date of an instant in `timeZone`. */
+export function localDate(epochSeconds: number, timeZone: string = DEFAULT_TIME_ZONE): CalendarDate {
+  const { year, month, day } = zonedParts(epochSeconds, timeZone);
+  return { year, month, day };
+}
+
+/** 'YYYY-MM-DD' of a calendar date. */
+export function isoDate(date: CalendarDate): string {
+  return `${String(date.year).padStart(4, '0')}-${String(date.month).padStart(2, '0')}-${String(date.day).padStart(2, '0')}`;
+}
+
+// Calendar dates carry no zone: their arithmetic is the proleptic Gregorian calendar, which Date.UTC does
+// exactly (and about a hundred times faster than building a DateTime for it).
+function calendarUtc(date: CalendarDate, seconds = 0): Date {
+  return new Date(Date.UTC(date.year, date.month - 1, date.day, 0, 0, seconds));
+}
+
+/** A calendar date `days` days later (or earlier), across month and year ends. */
+export function addCalendarDays(date: CalendarDate, days: number): CalendarDate {
+  const d = calendarUtc({ ...date, day: date.day + days });
+  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
+}
+
+/** Day of the week of a calendar date, 0 = Sunday … 6 = Saturday (Date#getDay numbering). */
+export function calendarWeekday(date: CalendarDate): number {
+  return calendarUtc(date).getUTCDay();
+}
+
+/**
+ * The instant of a wall-clock time on a calendar date in `timeZone`; `secondsFromMidnight` may be 86400
+ * (the '24:00' end of opening hours: the next day's midnight).
+ *
+ * The zone's offsets a day either side decide it (the way Temporal's "compatible" disambiguation does, and
+ * RFC 5545 reads local times): a time the clocks skip (01:30 on the spring Sunday in London) is read as the
+ * same time after the jump (02:30 BST); a time that happens twice (01:30 on the autumn Sunday) as its first
+ * occurrence (01:30 BST).
+ */
+export function zonedWallClock(date: CalendarDate, secondsFromMidnight: number, timeZone: string = DEFAULT_TIME_ZONE): number {
+  const naive = calendarUtc(date, secondsFromMidnight).getTime() / 1000;
+  const before = zoneOffsetSeconds(naive - 86400, timeZone);
+  const after = zoneOffsetSeconds(naive + 86400, timeZone);
+  if (before === after) return naive - before;
+  const fits = [naive - before, naive - after].filter((t, i) => zoneOffsetSeconds(t, timeZone) === (i === 0 ? before : after));
+  return fits.length ? Math.min(...fits) : naive - before;
+}
+
+/** Epoch seconds of local midnight at the start of a calendar date in `timeZone`. */
+export function zonedMidnight(date: CalendarDate, timeZone: string = DEFAULT_TIME_ZONE): number {
+  return zonedWallClock(date, 0, timeZone);
+}
+
+/** Local midnight at the start of the day an instant falls on. */
+export function startOfLocalDay(epochSeconds: number, timeZone: string = DEFAULT_TIME_ZONE): number {
+  return zonedMidnight(localDate(epochSeconds, timeZone), timeZone);
+}
+
+/**
+ * The same wall-clock time `days` calendar days later (negative: earlier) in `timeZone`: 09:00 on the
+ * Saturday before the clocks change, plus one day, is 09:00 on the Sunday (23 or 25 hours later).
+ */
+export function addLocalDays(epochSeconds: number, days: number, timeZone: string = DEFAULT_TIME_ZONE): number {
+  const p = zonedParts(epochSeconds, timeZone);
+  return zonedWallClock(addCalendarDays(p, days), p.hour * 3600 + p.minute * 60 + p.second, timeZone);
+}
+
+/**
+ * How long a span looks on the clock in `timeZone`: 09:00 Saturday to 17:00 Sunday is 32 hours on the clock
+ * whether the clocks change in between (31 or 33 real hours) or not.
+ */
+export function wallClockSeconds(start: number, end: number, timeZone: string = DEFAULT_TIME_ZONE): number {
+  return end - start + zoneOffsetSeconds(end, timeZone) - zoneOffsetSeconds(start, timeZone);
+}
+
+/** ISO 8601 local date-time with its offset, e.g. '2025-07-15T11:00:00+01:00'. */
+export function zonedIsoDateTime(epochSeconds: number, timeZone: string = DEFAULT_TIME_ZONE): string {
+  return DateTime.fromSeconds(Math.floor(epochSeconds), { zone: zone(timeZone) }).toISO({ suppressMilliseconds: true, includeOffset: true }) as string;
+}
+
+/**
+ * The calendar day ('YYYY-MM-DD') a date input names: a plain date is that day wherever the reader is; a
+ * date-time is the day it falls on in `timeZone`. Null when it is no real date ('2026-02-30', 'soon').
+ */
+export function calendarDayOf(value: string, timeZone: string = DEFAULT_TIME_ZONE): string | null {
+  const text = value.trim();
+  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return DateTime.fromISO(text, { zone: 'UTC' }).isValid ? text : null;
+  const ms = Date.parse(text);
+  return Number.isFinite(ms) ? isoDate(localDate(Math.floor(ms / 1000), timeZone)) : null;
+}
