@@ -634,7 +634,8 @@ function defaultsOf(ctx: Ctx): Record<string, unknown> {
 /**
  * "View & Manage Booking" (spec 2.15) goes to the spec 2.4 booking or order page, seen from the context the
  * checkout was opened in: the marketplace, the educator's own minisite (landing_page) or an embed (which opens
- * the minisite in a new tab). Bookings without an occurrence have no such page and go to /profile.
+ * the minisite in a new tab). A booking without an occurrence (a calendar request) goes to the course's dates
+ * page with the booking (/{courseSlug}/dates?booking=).
  */
 function manageLink(ctx: Ctx, target: { occurrenceId?: string | null; bookingId?: string; orderId?: string }): string {
   const context: AppContext = ctx.row.origin === 'embed' ? 'embed' : ctx.row.origin === 'landing_page' ? 'minisite' : 'marketplace';
@@ -647,7 +648,6 @@ function manageLink(ctx: Ctx, target: { occurrenceId?: string | null; bookingId?
     courseSlug: ctx.cat.course.slug,
   };
   if (target.orderId) return orderDetailsLink(context, { ...link, orderId: target.orderId }).href;
-  if (!target.occurrenceId) return '/profile';
   return occurrenceLinkFromBooking(context, { ...link, occurrenceId: target.occurrenceId, bookingId: target.bookingId }).href;
 }
 

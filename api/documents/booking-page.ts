@@ -3,6 +3,8 @@
  *   marketplace /{educatorSlug}/{courseSlug}/details/{occurrenceId}?booking={bookingId}
  *   minisite    /{courseSlug}/details/{occurrenceId}?booking={bookingId}
  *   order       /{courseSlug}/details?orderId={orderId} (marketplace prefixed with /{educatorSlug})
+ *   no date     /{courseSlug}/dates?booking={bookingId} (marketplace prefixed with /{educatorSlug}): a booking
+ *               without an occurrence (a calendar request that became a booking), with its booked time
  * Only the signed-in owner sees it. On the main site a visitor who is not signed in is sent to /login and
  * back; a minisite offers the login link (its session may arrive by hand-off). Anything else is 404.
  */
@@ -11,7 +13,7 @@ import type { Educator } from '../../db/schema.ts';
 import { latestBookingIdOnOccurrence, loadBookingView, loadOrderView, type BookingView, type OrderView } from '../../db/queries/bookings.ts';
 import { noStore, pageConfig, pageSite, pageUser, requestDb, visitorUrl } from '../auth/pages.ts';
 import { documentToken } from '../checkout/ids.ts';
-import { courseLink, loginUrl, mainOrigin, payInvoiceLink } from '../../src/domain/links.ts';
+import { courseLink, loginUrl, mainOrigin, occurrenceLinkFromBooking, payInvoiceLink } from '../../src/domain/links.ts';
 import { formatPence } from '../../src/domain/money.ts';
 import { invoiceDueText } from '../../src/domain/checkout/messages.ts';
 import { referenceText } from '../../src/domain/checkout/outcomes.ts';
@@ -171,8 +173,11 @@ function modelOf(view: BookingView | OrderView, context: PageContext, now: numbe
   };
 }
 
-/** Shared by the four pages; `occurrenceId` is set on the booking pages, `null` on the order pages. */
-export async function outcomePage(astro: AstroGlobal, context: PageContext, kind: 'booking' | 'order'): Promise<BookingPageResult> {
+/**
+ * Shared by the booking, order and dates pages of both contexts: `booking` pages name the occurrence in the
+ * path, `dates` pages are for bookings without one (a booking that has one is sent to its details page).
+ */
+export async function outcomePage(astro: AstroGlobal, context: PageContext, kind: 'booking' | 'order' | 'dates'): Promise<BookingPageResult> {
   noStore(astro);
   const site = pageSite(astro);
   const params = astro.params as { educator?: string; course?: string; occurrence?: string };
@@ -200,6 +205,20 @@ export async function outcomePage(astro: AstroGlobal, context: PageContext, kind
     const orderId = astro.url.searchParams.get('orderId') ?? '';
     const view = await loadOrderView(db, orderId);
     if (!view || view.userId !== user.id || view.educator.slug !== educator.slug || view.course.slug !== params.course) return { state: 'not-found', educator };
+    return { state: 'ok', educator, model: modelOf(view, context, now) };
+  }
+  if (kind === 'dates') {
+    const bookingId = astro.url.searchParams.get('booking') ?? '';
+    const view = bookingId ? await loadBookingView(db, bookingId) : null;
+    if (!view || view.userId !== user.id || view.educator.slug !== educator.slug || view.course.slug !== params.course) return { state: 'not-found', educator };
+    if (view.occurrenceId) {
+      const config = pageConfig();
+      const link = occurrenceLinkFromBooking(context, {
+        educatorSlug: educator.slug, currentEducatorSlug: context === 'minisite' ? educator.slug : null, host: config.PUBLIC_HOST.toLowerCase(),
+        protocol: config.PUBLIC_PROTOCOL, courseSlug: view.course.slug, occurrenceId: view.occurrenceId, bookingId: view.id,
+      });
+      return { state: 'redirect', location: link.href };
+    }
     return { state: 'ok', educator, model: modelOf(view, context, now) };
   }
   const occurrenceId = params.occurrence ?? '';

@@ -9,6 +9,7 @@ import { cancellationDeadline, cancellationText, deliveryLine } from '../../src/
 import { locationText } from '../../src/domain/locations.ts';
 import { mainOrigin, occurrenceLinkFromBooking, orderDetailsLink, payInvoiceLink } from '../../src/domain/links.ts';
 import { DEFAULT_TIME_ZONE } from '../../src/domain/time.ts';
+import { documentKind } from '../../src/domain/checkout/outcomes.ts';
 import { DEFAULT_TAX_LABEL } from '../../src/domain/vat.ts';
 import { formatOccurrenceRange } from '../../src/lib/format.ts';
 import type { Config } from '../config.ts';
@@ -65,11 +66,11 @@ export function hasDocument(view: Pick<OutcomeView, 'lines' | 'costSummary' | 't
 
 /** "Receipt" once paid (or nothing was left to pay), "Invoice" while money is due (invoice, in person). */
 export function documentTitle(view: Pick<OutcomeView, 'paymentState'>): 'Invoice' | 'Receipt' {
-  return view.paymentState === 'unpaid' ? 'Invoice' : 'Receipt';
+  return documentKind(view.paymentState);
 }
 
-export function documentButtonText(view: Pick<OutcomeView, 'paymentState'>): 'Download Invoice' | 'Download Receipt' {
-  return documentTitle(view) === 'Invoice' ? 'Download Invoice' : 'Download Receipt';
+export function documentButtonText(view: Pick<OutcomeView, 'paymentState'>): string {
+  return `Download ${documentKind(view.paymentState)}`;
 }
 
 const METHOD_LABELS: Record<string, string> = {
@@ -127,7 +128,7 @@ function linkTarget(view: OutcomeView, config: Site) {
 /**
  * Spec 2.4: the booking page ("View & Manage Booking") as an absolute URL: on the marketplace for
  * bookings made there, on the educator's minisite for the embed and landing_page origins. A booking without
- * an occurrence (a calendar request) has no details page: its link is the learner's /profile.
+ * an occurrence (a calendar request) links to the course's dates page with the booking.
  */
 export function bookingPageUrl(view: BookingView | OrderView, config: Site): string {
   const main = mainOrigin(config.PUBLIC_HOST.toLowerCase(), config.PUBLIC_PROTOCOL);
@@ -136,7 +137,6 @@ export function bookingPageUrl(view: BookingView | OrderView, config: Site): str
     const link = orderDetailsLink(context, { ...linkTarget(view, config), orderId: view.id });
     return link.href.startsWith('/') ? `${main}${link.href}` : link.href;
   }
-  if (!view.occurrenceId) return `${main}/profile`;
   const link = occurrenceLinkFromBooking(context, { ...linkTarget(view, config), occurrenceId: view.occurrenceId, bookingId: view.id });
   return link.href.startsWith('/') ? `${main}${link.href}` : link.href;
 }

@@ -151,8 +151,9 @@ export function startLogin(options: { educatorId?: string | null; onDone?: () =>
     location.assign(loginHref(options));
     return;
   }
-  const url = new URL(loginHref({ educatorId: options.educatorId, redirect: null }));
-  url.searchParams.delete('redirect');
+  // Spec 2.5 / 2.16: the login link carries the current URL as `redirect`, in the embed's window too (the
+  // window hands the session back by postMessage; the login page keeps `redirect` out of its stored redirect).
+  const url = new URL(loginHref({ educatorId: options.educatorId }));
   url.searchParams.set('mode', 'embed');
   const origin = mainOrigin();
   const stop = listenForEmbedCode(origin, () => {

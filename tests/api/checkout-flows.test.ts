@@ -353,6 +353,25 @@ describe('request flow', () => {
     expect(res.body.outcome).toMatchObject({ kind: 'booking', title: 'Booking Confirmed', paymentState: 'free' });
   });
 
+  it('an instant booking of an approval-required course awaits approval and says so', async () => {
+    await server.db.updateTable('courses').set({ approval_required: true }).where('id', '=', IDS.requestFree).execute();
+    try {
+      const { api, email } = await learner();
+      let res = await api.initialise('request', { courseId: IDS.requestFree });
+      const id = res.body._id;
+      await api.submit(id, 'request delivery configured', {});
+      res = await api.submit(id, 'request available date selected', { availableDate: tomorrowAtTen(4) });
+      expect(res.status).toBe(200);
+      await api.submit(id, 'request message filled', { message: '' });
+      res = await api.submit(id, 'contact details filled', contactPayload(email));
+      expect(res.body.outcome).toMatchObject({ kind: 'booking', title: 'Your Booking is Awaiting Approval', status: 'awaiting-approval' });
+      // Without an occurrence the booking's page is the course's dates page (spec 2.4), not /profile.
+      expect(res.body.outcome.links.manage).toBe(`/clay-studio/crs-req-free/dates?booking=${res.body.bookingId}`);
+    } finally {
+      await server.db.updateTable('courses').set({ approval_required: false }).where('id', '=', IDS.requestFree).execute();
+    }
+  });
+
   it('skipping available dates turns it into a request with preferred dates', async () => {
     const { api, email } = await learner();
     let res = await api.initialise('request', { courseId: IDS.requestCal });

@@ -11,7 +11,7 @@ import { sanitize } from '../../lib/html.ts';
 import { loadCourseCatalogue, loadLocations } from '../../../db/queries/checkout.ts';
 import { bookerFormId } from '../../../api/checkout/steps.ts';
 import type { Ctx } from '../../../api/checkout/context.ts';
-import { defaultFlowForCourseType, isFlow, type CheckoutOrigin, type Flow } from '../../domain/checkout/flows.ts';
+import { courseFlow, isFlow, type CheckoutOrigin, type Flow } from '../../domain/checkout/flows.ts';
 import { problems } from '../../domain/problems.ts';
 import type { AppContext, CheckoutBootstrap, PublicPaymentConfig } from '../../islands/checkout/types.ts';
 
@@ -70,7 +70,7 @@ export async function loadCheckoutBootstrap(url: URL, context: AppContext): Prom
   const cat = await loadCourseCatalogue(db, courseId);
   if (!cat || !cat.course.published) return { ...base, courseId, problem: problems.notFound('No such course') };
   const { course, educator } = cat;
-  const flow: Flow = isFlow(flowParam) ? flowParam : defaultFlowForCourseType(course.type);
+  const flow: Flow = isFlow(flowParam) ? flowParam : courseFlow(course);
   const bookerForm = await bookerFormId({ cat } as unknown as Ctx);
   const locations = course.student_travel_settings?.enabled ? await loadLocations(db, course.student_travel_settings.locations ?? []) : [];
   return {

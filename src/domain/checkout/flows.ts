@@ -94,3 +94,21 @@ export function defaultFlowForCourseType(type: CourseType | null | undefined): F
   if (group === 'on-request') return 'request';
   return 'booking';
 }
+
+/**
+ * The flow a course page's main button starts. A scheduled course (class, blended) whose `approval_required`
+ * is set takes applications (spec 1: "a booking that needs an application"): the learner asks for a place
+ * and the educator decides before anything is booked or paid. Everything else starts its type's flow.
+ */
+export function courseFlow(course: { type?: CourseType | null; approval_required?: boolean | null }): Flow {
+  const flow = defaultFlowForCourseType(course.type);
+  return flow === 'booking' && course.approval_required ? 'bookingApplication' : flow;
+}
+
+/** The course page's main button for a flow (the spec names none; these follow the outcome each leads to). */
+export function bookButtonLabel(flow: Flow): string {
+  if (flow === 'order') return 'Order Now';
+  if (flow === 'request') return 'Request to Book';
+  if (flow === 'bookingApplication') return 'Apply Now';
+  return 'Book Now';
+}

@@ -60,9 +60,50 @@ export function addChoiceLabel(currentCount: number): string | null {
   return null;
 }
 
-/** Spec 2.14: the "Back to Website" banner links to parent_window_url, only when the origin is embed. */
-export function backToWebsiteUrl(origin: CheckoutOrigin, parentWindowUrl: string | null | undefined): string | null {
-  return origin === 'embed' && parentWindowUrl ? parentWindowUrl : null;
+function httpOrigin(url: string | null | undefined): string | null {
+  if (!url) return null;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Spec 2.14: the "Back to Website" banner links to parent_window_url, only when the origin is embed — and only
+ * when that URL is on the embedding page's own origin (see embeddingOrigin). The address is anyone's to write,
+ * so without this check a link to our checkout could carry a "Back to Website" to any site.
+ */
+export function backToWebsiteUrl(origin: CheckoutOrigin, parentWindowUrl: string | null | undefined, embeddingPageOrigin: string | null | undefined): string | null {
+  if (origin !== 'embed' || !parentWindowUrl || !embeddingPageOrigin) return null;
+  return httpOrigin(parentWindowUrl) === embeddingPageOrigin ? parentWindowUrl : null;
+}
+
+/**
+ * The origin of the page that embeds this frame, from what the browser vouches for — never from the query
+ * (?parent_origin= is only a hint for where to post the frame's height):
+ * - not framed: none;
+ * - `location.ancestorOrigins[0]` where the browser has it (Chromium, WebKit): the parent's real origin;
+ * - otherwise the referrer of the frame's first page when it is another site (the page that set the iframe's
+ *   src), which the frame remembers for its later pages (`remembered`, in its own sessionStorage, which the
+ *   parent cannot write); a referrer on our own origin proves nothing.
+ */
+export function embeddingOrigin(input: {
+  framed: boolean;
+  ancestorOrigins: ReadonlyArray<string> | null | undefined;
+  referrer: string | null | undefined;
+  selfOrigin: string;
+  remembered: string | null | undefined;
+}): string | null {
+  if (!input.framed) return null;
+  if (input.ancestorOrigins && input.ancestorOrigins.length > 0) {
+    const parent = input.ancestorOrigins[0];
+    return parent && parent !== 'null' ? parent : null;
+  }
+  const referrer = httpOrigin(input.referrer);
+  if (referrer && referrer !== input.selfOrigin) return referrer;
+  return httpOrigin(input.remembered);
 }
 
 /** Spec 2.16: the restricted course screen's state. */

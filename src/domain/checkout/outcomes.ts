@@ -43,7 +43,9 @@ export function confirmationTitle(flow: Flow, input: { approvalRequired?: boolea
     case 'order':
       return 'Order Confirmed';
     case 'request':
-      return input.instantBooking ? 'Booking Confirmed' : 'Request Sent';
+      // An instant booking is a booking: it awaits approval like any other when the course requires it.
+      if (!input.instantBooking) return 'Request Sent';
+      return input.approvalRequired ? 'Your Booking is Awaiting Approval' : 'Booking Confirmed';
     case 'dateBookingRequest':
     case 'groupBookingRequest':
       return 'Request Sent';
@@ -64,13 +66,24 @@ export function manageButtonLabel(flow: Flow, course: { type?: string | null; ke
   return 'View & Manage Booking';
 }
 
+/** How far a booking or order is paid: in full, nothing due, or money still to pay (by invoice or in person). */
+export type PaymentState = 'paid' | 'free' | 'unpaid';
+
 /**
- * Spec 2.15: "Download Invoice" (invoice payments) or "Download Receipt",
+ * The document behind "Download …": an invoice while money is still due (an invoice payment, or an in-person
+ * payment on the day, whose PDF asks for the amount due), a receipt once paid or when nothing was due.
+ */
+export function documentKind(paymentState: PaymentState | string | null | undefined): 'Invoice' | 'Receipt' {
+  return paymentState === 'unpaid' ? 'Invoice' : 'Receipt';
+}
+
+/**
+ * Spec 2.15: "Download Invoice" or "Download Receipt" as the document is (see documentKind),
  * hidden (null) when every selected offer and add-on is free.
  */
-export function documentButtonLabel(selected: ReadonlyArray<Pick<Offer, 'price'>>, paymentMethod: string | null | undefined): string | null {
+export function documentButtonLabel(selected: ReadonlyArray<Pick<Offer, 'price'>>, paymentState: PaymentState | string | null | undefined): string | null {
   if (!anyOfferPaid(selected)) return null;
-  return paymentMethod === 'invoice' ? 'Download Invoice' : 'Download Receipt';
+  return `Download ${documentKind(paymentState)}`;
 }
 
 /** Spec 2.15: "Pay Invoice" shows only for invoice payments. */

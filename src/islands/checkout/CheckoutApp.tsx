@@ -6,15 +6,14 @@
  *   (Continue) · the mobile Back / Continue bar · the restricted course screen (spec 2.16).
  * Focus moves to the error banner on error and to each new step's heading on step change.
  */
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useStore } from '@nanostores/react';
 import {
   $bootstrap, $checkout, $costSummary, $initError, $restricted, $submitting, onFirstReady, reloadCheckout, startCheckout, submitAction,
 } from '../../stores/checkout.ts';
-import { embedParentUrl } from '../../stores/embed.ts';
+import { backToWebsiteHref } from '../../stores/embed.ts';
 import { backAction, breadcrumbLabels, stepView } from '../../domain/checkout/steps.ts';
 import { BACK_TO_WEBSITE, UNKNOWN_STEP_TEXT } from '../../domain/checkout/constants.ts';
-import { backToWebsiteUrl } from '../../domain/checkout/messages.ts';
 import { checkoutEventParams } from '../../domain/checkout/ui.ts';
 import { courseLink } from '../../domain/links.ts';
 import { $identity, refreshIdentity } from './identity.ts';
@@ -116,6 +115,12 @@ export default function CheckoutApp({ bootstrap }: { bootstrap: CheckoutBootstra
   const submitting = useStore($submitting);
   const identity = useStore($identity);
   const lastStep = useRef<string | null>(null);
+  // "Back to Website" depends on the browser (the embedding page's origin): decided after hydration, so the
+  // first render matches the server's HTML whatever the address holds.
+  const [parentUrl, setParentUrl] = useState<string | null>(null);
+  useEffect(() => {
+    if (bootstrap.context === 'embed') setParentUrl(backToWebsiteHref(bootstrap.parentWindowUrl));
+  }, [bootstrap.context, bootstrap.parentWindowUrl]);
 
   // Initialise once.
   useEffect(() => {
@@ -167,7 +172,6 @@ export default function CheckoutApp({ bootstrap }: { bootstrap: CheckoutBootstra
   }, [state?.status]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const b = boot ?? bootstrap;
-  const parentUrl = b.context === 'embed' ? backToWebsiteUrl('embed', b.parentWindowUrl ?? (typeof window !== 'undefined' ? embedParentUrl() : null)) : null;
   const backToWebsite = parentUrl ? (
     <div className="back-to-website">
       <a href={parentUrl} target="_top">← {BACK_TO_WEBSITE}</a>

@@ -82,7 +82,7 @@ export default function Confirmation() {
 
   let body: ReactNode = null;
   if (bookingId) {
-    const documentLabel = documentButtonLabel(selectedLinePrices(costs), paymentMethod);
+    const documentLabel = documentButtonLabel(selectedLinePrices(costs), outcome?.paymentState);
     body = (
       <>
         <p>Check your inbox for a confirmation email</p>
@@ -100,7 +100,7 @@ export default function Confirmation() {
       </>
     );
   } else if (state.orderId) {
-    const documentLabel = documentButtonLabel(selectedLinePrices(costs, true), paymentMethod);
+    const documentLabel = documentButtonLabel(selectedLinePrices(costs, true), outcome?.paymentState);
     body = (
       <>
         <p className="confirmation__reference">{referenceText('order', state.orderId)}</p>

@@ -4,6 +4,8 @@ import {
   assertFlowMatchesCourseType,
   courseTypeGroup,
   defaultFlowForCourseType,
+  courseFlow,
+  bookButtonLabel,
   flowAcceptsCourseType,
   flowFromSlug,
   flowMismatchMessage,
@@ -78,5 +80,19 @@ describe('flow and course type (spec 4)', () => {
     expect(defaultFlowForCourseType('on-demand')).toBe('order');
     expect(defaultFlowForCourseType('on-request')).toBe('request');
     expect(defaultFlowForCourseType('blended')).toBe('booking');
+  });
+  it('a scheduled course that requires approval takes applications; the main button says so', () => {
+    expect(courseFlow({ type: 'class', approval_required: true })).toBe('bookingApplication');
+    expect(courseFlow({ type: 'blended', approval_required: true })).toBe('bookingApplication');
+    expect(courseFlow({ type: 'weekly-club', approval_required: true })).toBe('bookingApplication');
+    expect(courseFlow({ type: 'class', approval_required: false })).toBe('booking');
+    expect(courseFlow({ type: 'class' })).toBe('booking');
+    // On-request and on-demand courses keep their flows (an approval-required request awaits approval once booked).
+    expect(courseFlow({ type: 'on-request', approval_required: true })).toBe('request');
+    expect(courseFlow({ type: 'on-demand', approval_required: true })).toBe('order');
+    expect(bookButtonLabel('booking')).toBe('Book Now');
+    expect(bookButtonLabel('bookingApplication')).toBe('Apply Now');
+    expect(bookButtonLabel('order')).toBe('Order Now');
+    expect(bookButtonLabel('request')).toBe('Request to Book');
   });
 });

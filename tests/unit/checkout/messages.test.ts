@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   addChoiceLabel,
   backToWebsiteUrl,
+  embeddingOrigin,
   restrictedCourseScreen,
   availabilityErrorText,
   byEducatorText,
@@ -57,10 +58,33 @@ describe('checkout texts (spec 2.14 / 8)', () => {
 });
 
 describe('banners and restricted course (spec 2.14 / 2.16)', () => {
-  it('Back to Website only in embed with parent_window_url', () => {
-    expect(backToWebsiteUrl('embed', 'https://acme.example/book')).toBe('https://acme.example/book');
-    expect(backToWebsiteUrl('embed', null)).toBeNull();
-    expect(backToWebsiteUrl('marketplace', 'https://acme.example/book')).toBeNull();
+  it('Back to Website only in embed with parent_window_url, and only to the embedding page\'s own origin', () => {
+    const acme = 'https://acme.example';
+    expect(backToWebsiteUrl('embed', 'https://acme.example/book', acme)).toBe('https://acme.example/book');
+    expect(backToWebsiteUrl('embed', null, acme)).toBeNull();
+    expect(backToWebsiteUrl('marketplace', 'https://acme.example/book', acme)).toBeNull();
+    // Any other site, a look-alike host, another port or scheme, or no known embedding page: no link.
+    expect(backToWebsiteUrl('embed', 'https://evil.example/phish', acme)).toBeNull();
+    expect(backToWebsiteUrl('embed', 'https://acme.example.evil.example/', acme)).toBeNull();
+    expect(backToWebsiteUrl('embed', 'https://acme.example:8443/book', acme)).toBeNull();
+    expect(backToWebsiteUrl('embed', 'http://acme.example/book', acme)).toBeNull();
+    expect(backToWebsiteUrl('embed', 'javascript:alert(1)', acme)).toBeNull();
+    expect(backToWebsiteUrl('embed', 'https://acme.example/book', null)).toBeNull();
+    expect(backToWebsiteUrl('embed', '/relative', acme)).toBeNull();
+  });
+  it('the embedding page\'s origin: what the browser says, never what the address says', () => {
+    const self = 'https://marketplace.example';
+    const base = { framed: true, ancestorOrigins: null, referrer: '', selfOrigin: self, remembered: null };
+    expect(embeddingOrigin({ ...base, framed: false, ancestorOrigins: ['https://acme.example'] })).toBeNull();
+    expect(embeddingOrigin({ ...base, ancestorOrigins: ['https://acme.example', 'https://top.example'] })).toBe('https://acme.example');
+    expect(embeddingOrigin({ ...base, ancestorOrigins: ['null'] })).toBeNull();
+    // Browsers without ancestorOrigins: the page that loaded the frame (a cross-origin referrer), else the
+    // origin this frame verified earlier; our own pages as referrer prove nothing.
+    expect(embeddingOrigin({ ...base, referrer: 'https://acme.example/courses' })).toBe('https://acme.example');
+    expect(embeddingOrigin({ ...base, referrer: `${self}/embed/acme/course` })).toBeNull();
+    expect(embeddingOrigin({ ...base, referrer: `${self}/embed/acme/course`, remembered: 'https://acme.example' })).toBe('https://acme.example');
+    expect(embeddingOrigin({ ...base, referrer: 'not a url' })).toBeNull();
+    expect(embeddingOrigin({ ...base, ancestorOrigins: [], referrer: 'https://acme.example/' })).toBe('https://acme.example');
   });
   it('restricted course screen states', () => {
     expect(restrictedCourseScreen({ ready: false })).toEqual({ view: 'loading' });

@@ -5,6 +5,7 @@ import {
   cardRedirectOutcome,
   confirmationTitle,
   documentButtonLabel,
+  documentKind,
   educatorWillBeInTouchText,
   manageButtonLabel,
   referenceText,
@@ -48,6 +49,10 @@ describe('confirmation screens (spec 2.15)', () => {
     expect(confirmationTitle('order')).toBe('Order Confirmed');
     expect(confirmationTitle('request', { instantBooking: true })).toBe('Booking Confirmed');
     expect(confirmationTitle('request', { instantBooking: false })).toBe('Request Sent');
+    // A request that became a booking is a booking (spec 2.15 "With a booking id: the booking buttons"), and a
+    // booking of an approval-required course awaits approval.
+    expect(confirmationTitle('request', { instantBooking: true, approvalRequired: true })).toBe('Your Booking is Awaiting Approval');
+    expect(confirmationTitle('request', { instantBooking: false, approvalRequired: true })).toBe('Request Sent');
     expect(confirmationTitle('groupBookingRequest')).toBe('Request Sent');
     expect(confirmationTitle('dateBookingRequest')).toBe('Request Sent');
     expect(confirmationTitle('bookingApplication')).toBe('Application Sent');
@@ -64,9 +69,14 @@ describe('confirmation screens (spec 2.15)', () => {
     expect(manageButtonLabel('booking', { type: 'class' })).toBe('View & Manage Booking');
     expect(manageButtonLabel('booking', { type: 'blended' })).toBe('Access Course');
     expect(manageButtonLabel('order', { type: 'on-demand', keyword: 'Masterclass' })).toBe('Access Masterclass');
-    expect(documentButtonLabel([{ price: 0 }, {}], 'card')).toBeNull();
-    expect(documentButtonLabel([{ price: 0 }, { price: 500 }], 'card')).toBe('Download Receipt');
-    expect(documentButtonLabel([{ price: 500 }], 'invoice')).toBe('Download Invoice');
+    expect(documentButtonLabel([{ price: 0 }, {}], 'paid')).toBeNull();
+    expect(documentButtonLabel([{ price: 0 }, {}], 'free')).toBeNull();
+    expect(documentButtonLabel([{ price: 0 }, { price: 500 }], 'paid')).toBe('Download Receipt');
+    // Money still due (by invoice, or in person on the day): the document is an invoice for the amount due.
+    expect(documentButtonLabel([{ price: 500 }], 'unpaid')).toBe('Download Invoice');
+    expect(documentKind('unpaid')).toBe('Invoice');
+    expect(documentKind('paid')).toBe('Receipt');
+    expect(documentKind('free')).toBe('Receipt');
     expect(showPayInvoice('invoice')).toBe(true);
     expect(showPayInvoice('card')).toBe(false);
   });
