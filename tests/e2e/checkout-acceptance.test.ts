@@ -6,14 +6,13 @@
  * and the confirmation e-mail is in the outbox. Then the same inside an embed on another origin: the course
  * page framed by a tiny partner site, Book Now in the frame, the checkout in the frame (login in a popup).
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, FrameLocator, Page } from 'playwright-core';
 import { baseUrl, catalogueNow, closeBrowser, newPage, productDb, url } from './harness.ts';
 import type { Db } from '../../db/client.ts';
 import { learnerPage, makeLearner } from './helpers/learners.ts';
+import { startFramingSite, type FramingSite } from './helpers/partner.ts';
 
 const POLL = { timeout: 15_000, interval: 100 };
 const COURSE = { id: 'crs_0001_06', educator: 'clay-and-kiln-pottery', slug: 'pottery-date-night', name: 'Pottery Date Night' };
@@ -23,27 +22,17 @@ const SINGLE = 'Single place';
 const SUBTOTAL = 11000 + 5800;
 
 let db: Db;
-let partner: Server;
-let partnerOrigin: string;
+let partner: FramingSite;
 
 beforeAll(async () => {
   db = productDb();
-  // Another site (127.0.0.1 while the product is on localhost) that frames the URL given in ?src.
-  partner = createServer((req, res) => {
-    const src = new URL(req.url ?? '/', 'http://x').searchParams.get('src') ?? '';
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(`<!doctype html><html lang="en"><head><title>Partner</title></head><body><h1>Partner</h1>
-<iframe id="course" title="Course" src="${src.replace(/"/g, '&quot;')}" allow="payment" style="width:100%;height:1600px;border:0"></iframe>
-</body></html>`);
-  });
-  await new Promise<void>((ok) => partner.listen(0, '127.0.0.1', () => ok()));
-  partnerOrigin = `http://127.0.0.1:${(partner.address() as AddressInfo).port}`;
+  partner = await startFramingSite('course');
 });
 
 afterAll(async () => {
   await closeBrowser();
   await db.destroy();
-  await new Promise<void>((ok) => partner.close(() => ok()));
+  await partner.close();
 });
 
 const makeUser = (prefix: string) => makeLearner(db, prefix);
@@ -230,7 +219,7 @@ describe('issue 6 acceptance: a dated class with two offers and a voucher', () =
     const email = await makeUser('accept-embed');
     const occ = await occurrenceAt(25);
     const { page, context } = await learnerPage(email, 1000);
-    await page.goto(`${partnerOrigin}/?src=${encodeURIComponent(`${baseUrl()}/embed/${COURSE.educator}/${COURSE.slug}`)}`);
+    await page.goto(partner.framing(`${baseUrl()}/embed/${COURSE.educator}/${COURSE.slug}`));
     const f = page.frameLocator('#course');
     await f.getByRole('link', { name: 'Book Now' }).click();
     await expect.poll(() => page.frames().map((fr) => fr.url()).find((u) => u.includes('/embed/checkout')), POLL).toBeTruthy();

@@ -6,40 +6,30 @@
  * the checkout id is posted to the parent, "Back to Website" links to it, and Back on the first step returns to
  * the embedded course page.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, FrameLocator, Page } from 'playwright-core';
 import { baseUrl, catalogueNow, closeBrowser, newPage, productDb, url } from './harness.ts';
 import type { Db } from '../../db/client.ts';
 import { learnerPage, makeLearner } from './helpers/learners.ts';
+import { startFramingSite, type FramingSite } from './helpers/partner.ts';
 
 /** Polls wait for the island (several browser files share one server). */
 const POLL = { timeout: 15_000, interval: 100 };
 let db: Db;
-let partner: Server;
+let partner: FramingSite;
 let partnerOrigin: string;
 
 beforeAll(async () => {
   db = productDb();
   // The educator's own site: frames the URL given in ?src and records the messages the frame posts.
-  partner = createServer((req, res) => {
-    const src = new URL(req.url ?? '/', 'http://x').searchParams.get('src') ?? '';
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(`<!doctype html><html lang="en"><head><title>Partner site</title></head><body>
-<h1>Our courses</h1>
-<iframe id="checkout" title="Checkout" src="${src.replace(/"/g, '&quot;')}" allow="payment" style="width:100%;height:1600px;border:0"></iframe>
-<script>window.__messages = []; addEventListener('message', (e) => window.__messages.push({ origin: e.origin, data: e.data }));</script>
-</body></html>`);
-  });
-  await new Promise<void>((ok) => partner.listen(0, '127.0.0.1', () => ok()));
-  partnerOrigin = `http://127.0.0.1:${(partner.address() as AddressInfo).port}`;
+  partner = await startFramingSite('checkout');
+  partnerOrigin = partner.origin;
 });
 
 afterAll(async () => {
   await closeBrowser();
   await db.destroy();
-  await new Promise<void>((ok) => partner.close(() => ok()));
+  await partner.close();
 });
 
 const makeUser = (prefix: string) => makeLearner(db, prefix, { firstName: 'Grace', lastName: 'Hopper' });
@@ -51,7 +41,7 @@ const embedSession = (email: string) => learnerPage(email, 1000);
 
 async function openEmbed(page: Page, query: string): Promise<FrameLocator> {
   const src = `${baseUrl()}/embed/checkout?${query}&parent_origin=${encodeURIComponent(partnerOrigin)}&parent_window_url=${encodeURIComponent(`${partnerOrigin}/courses`)}`;
-  await page.goto(`${partnerOrigin}/?src=${encodeURIComponent(src)}`);
+  await page.goto(partner.framing(src));
   return page.frameLocator('#checkout');
 }
 

@@ -10,6 +10,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { catalogueNow, closeBrowser, newPage, productDb, url, baseUrl } from './harness.ts';
 import type { Db } from '../../db/client.ts';
 import { LEARNER_PASSWORD, learnerPage, logIn, makeLearner } from './helpers/learners.ts';
+import { fillClayForm, payByCard, pickFirstCalendarSlot } from './helpers/checkout.ts';
 
 /** Polls wait for the island (several browser files share one server). */
 const POLL = { timeout: 15_000, interval: 100 };
@@ -49,20 +50,6 @@ async function pickFirstDate(page: Page): Promise<void> {
   await heading(page, 'Select Date').waitFor();
   await page.locator('.date-option:not([disabled])').first().click();
   await heading(page, 'Select Spaces').waitFor();
-}
-
-/** The Clay & Kiln booker form's required answers. */
-async function fillClayForm(page: Page): Promise<void> {
-  await page.getByLabel('Mobile number').fill('07700 900123');
-  await page.getByRole('radio', { name: 'Never' }).first().check();
-}
-
-async function payByCard(page: Page, card: string): Promise<void> {
-  await page.getByRole('radio', { name: 'Card' }).check();
-  await page.getByLabel('Card number').fill(card);
-  await page.getByLabel('Expiry date').fill('12 / 34');
-  await page.getByLabel('Security code (CVC)').fill('123');
-  await page.getByRole('button', { name: /^Pay / }).click();
 }
 
 /** The GA4 events queued on the page (window.dataLayer). */
@@ -248,16 +235,7 @@ describe('checkout in the marketplace', () => {
     await page.getByText('Select a Date', { exact: true }).waitFor();
     await expect.poll(() => page.getByRole('button', { name: 'Previous month' }).isDisabled(), POLL).toBe(true);
     await expect.poll(() => page.locator('.checkout-summary__continue').isDisabled(), POLL).toBe(true);
-    await page.locator('.calendar__grid[aria-busy="false"]').waitFor();
-    let day = page.locator('.calendar__day:not([aria-disabled="true"])').first();
-    if (!(await day.count())) {
-      await page.getByRole('button', { name: 'Next month' }).click();
-      await page.locator('.calendar__grid[aria-busy="false"]').waitFor();
-      day = page.locator('.calendar__day:not([aria-disabled="true"])').first();
-    }
-    await day.click();
-    await page.getByText('Select a time:').waitFor();
-    await page.locator('.slot').first().click();
+    await pickFirstCalendarSlot(page);
     await cont(page);
     await heading(page, 'Message').waitFor();
     await page.getByLabel('Write a message for Clay & Kiln Pottery Studio').fill('A birthday party for six.');

@@ -4,39 +4,28 @@
  * button, the minisite header and save modal, the embed's login window, and the confirmations of an
  * in-person payment and of a booking without a date (its spec 2.4 dates page).
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { baseUrl, closeBrowser, minisiteUrl, newPage, productDb, url } from './harness.ts';
 import type { Db } from '../../db/client.ts';
 import { learnerPage, makeLearner } from './helpers/learners.ts';
 import { CLAY, HARMONY, hydrated } from './helpers/public.ts';
+import { startFramingSite, type FramingSite } from './helpers/partner.ts';
+import { fillClayForm, payByCard, pickFirstCalendarSlot } from './helpers/checkout.ts';
 
 const POLL = { timeout: 15_000, interval: 100 };
 let db: Db;
-let partner: Server;
-let partnerOrigin: string;
+let partner: FramingSite;
 
 beforeAll(async () => {
   db = productDb();
-  // An educator's own site on another origin: frames the URL given in ?src.
-  partner = createServer((req, res) => {
-    const src = new URL(req.url ?? '/', 'http://x').searchParams.get('src') ?? '';
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(`<!doctype html><html lang="en"><head><title>Partner site</title></head><body>
-<h1>Our courses</h1>
-<iframe id="checkout" title="Checkout" src="${src.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}" allow="payment" style="width:100%;height:1400px;border:0"></iframe>
-</body></html>`);
-  });
-  await new Promise<void>((ok) => partner.listen(0, '127.0.0.1', () => ok()));
-  partnerOrigin = `http://127.0.0.1:${(partner.address() as AddressInfo).port}`;
+  partner = await startFramingSite('checkout', 1400);
 });
 
 afterAll(async () => {
   await closeBrowser();
   await db.destroy();
-  await new Promise<void>((ok) => partner.close(() => ok()));
+  await partner.close();
 });
 
 const heading = (scope: Pick<Page, 'getByRole'>, name: string | RegExp) => scope.getByRole('heading', { name, level: 2 }).first();
@@ -52,7 +41,7 @@ function collectErrors(page: Page): string[] {
 }
 
 function framed(query: string): string {
-  return `${partnerOrigin}/?src=${encodeURIComponent(`${baseUrl()}/embed/checkout?${query}`)}`;
+  return partner.framing(`${baseUrl()}/embed/checkout?${query}`);
 }
 
 describe('the checkout inside an embed', () => {
@@ -60,12 +49,12 @@ describe('the checkout inside an embed', () => {
     const { page, context } = await learnerPage();
     const errors = collectErrors(page);
     // What the embed's link script adds to a link clicked before the island ran: the parent's origin and page.
-    await page.goto(framed(`flow=booking&course=crs_0001_01&parent_origin=${encodeURIComponent(partnerOrigin)}&parent_url=${encodeURIComponent(`${partnerOrigin}/courses`)}`));
+    await page.goto(framed(`flow=booking&course=crs_0001_01&parent_origin=${encodeURIComponent(partner.origin)}&parent_url=${encodeURIComponent(`${partner.origin}/courses`)}`));
     const f = page.frameLocator('#checkout');
     await heading(f, 'Select Date').waitFor();
     const back = f.getByRole('link', { name: /Back to Website/ });
     await expect.poll(() => back.count(), POLL).toBe(1);
-    await expect(back.getAttribute('href')).resolves.toBe(`${partnerOrigin}/courses`);
+    await expect(back.getAttribute('href')).resolves.toBe(`${partner.origin}/courses`);
     expect(errors.filter((e) => /#418|hydrat/i.test(e))).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
@@ -81,9 +70,9 @@ describe('the checkout inside an embed', () => {
     await heading(f, 'Select Date').waitFor();
     await expect(f.locator('.back-to-website').count()).resolves.toBe(0);
     // Framed by the partner with the partner's own page: shown.
-    await page.goto(framed(`flow=booking&course=crs_0001_01&parent_window_url=${encodeURIComponent(`${partnerOrigin}/book`)}`));
+    await page.goto(framed(`flow=booking&course=crs_0001_01&parent_window_url=${encodeURIComponent(`${partner.origin}/book`)}`));
     await heading(page.frameLocator('#checkout'), 'Select Date').waitFor();
-    await expect.poll(() => page.frameLocator('#checkout').getByRole('link', { name: /Back to Website/ }).getAttribute('href'), POLL).toBe(`${partnerOrigin}/book`);
+    await expect.poll(() => page.frameLocator('#checkout').getByRole('link', { name: /Back to Website/ }).getAttribute('href'), POLL).toBe(`${partner.origin}/book`);
     // The same address opened on its own (a link sent to someone): no banner at all.
     await page.goto(url(`/embed/checkout?flow=booking&course=crs_0001_01&parent_origin=${encodeURIComponent('https://evil.example')}&parent_window_url=${encodeURIComponent(evil)}`));
     await heading(page, 'Select Date').waitFor();
@@ -195,29 +184,16 @@ describe('confirmations', () => {
     await page.getByLabel('Select a location').selectOption({ index: 1 });
     await page.locator('.checkout-summary__continue').click();
     await heading(page, 'Select a Date & Time').waitFor();
-    await page.locator('.calendar__grid[aria-busy="false"]').waitFor();
-    let day = page.locator('.calendar__day:not([aria-disabled="true"])').first();
-    if (!(await day.count())) {
-      await page.getByRole('button', { name: 'Next month' }).click();
-      await page.locator('.calendar__grid[aria-busy="false"]').waitFor();
-      day = page.locator('.calendar__day:not([aria-disabled="true"])').first();
-    }
-    await day.click();
-    await page.locator('.slot').first().click();
+    await pickFirstCalendarSlot(page);
     await page.locator('.checkout-summary__continue').click();
     await heading(page, 'Message').waitFor();
     await page.locator('.checkout-summary__continue').click();
     await heading(page, 'Contact Info').waitFor();
-    await page.getByLabel('Mobile number').fill('07700 900123');
-    await page.getByRole('radio', { name: 'Never' }).first().check();
+    await fillClayForm(page);
     await page.getByRole('checkbox', { name: 'I accept the Terms and Privacy Policy *' }).check();
     await page.locator('.checkout-summary__continue').click();
     await heading(page, 'Payment').waitFor();
-    await page.getByRole('radio', { name: 'Card' }).check();
-    await page.getByLabel('Card number').fill('4242424242424242');
-    await page.getByLabel('Expiry date').fill('12 / 34');
-    await page.getByLabel('Security code (CVC)').fill('123');
-    await page.getByRole('button', { name: /^Pay / }).click();
+    await payByCard(page, '4242424242424242');
     await heading(page, 'Booking Confirmed').waitFor();
     const bookingId = (await page.locator('.confirmation__reference').textContent())!.replace('Booking reference: ', '');
     const manage = page.getByRole('link', { name: 'View & Manage Booking' });

@@ -111,7 +111,7 @@ describe('navigation links (spec 2.1–2.3) for the showcase educator', () => {
         expect(await addReview.getAttribute('target')).toBe(context === 'embed' ? '_blank' : null);
         const educatorCard = await hrefs(page, '.course-educator a');
         expect(educatorCard).toEqual([COURSES_PATH[context]]);
-        if (context === 'minisite') expect(await hrefs(page, 'header.site-header nav a.site-header__link')).toEqual(['/', '/about', '/reviews']);
+        if (context === 'minisite') expect(await hrefs(page, 'header.site-header nav a.site-header__link')).toEqual(['/', '/about', '/reviews', '/enquiry']);
         await expectNoHiddenLinks(page);
         await expectAllOk([...dates, courseReviewHref, ...educatorCard], courseUrl);
 
