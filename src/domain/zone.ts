@@ -3,15 +3,16 @@
  *
  * Every calculation that turns wall-clock times or calendar days into instants goes through here: a London
  * day is 23 hours long on the last Sunday of March and 25 hours on the last Sunday of October, so
- * "midnight + 9 × 3600" and "now + 2 × 86400" are wrong twice a year. The zone rules come from Luxon
- * (`IANAZone`: zone names checked, offsets at any instant from the runtime's tz database, ISO output);
- * the offset lookups are its cheap core (~7 µs), so slot lists over two months and the demo catalogue stay
- * fast. Display formatting with `Intl.DateTimeFormat({ timeZone })` is already zone-correct and stays
- * where it is.
+ * "midnight + 9 × 3600" and "now + 2 × 86400" are wrong twice a year. The zone rules come from
+ * @date-fns/tz (the date-fns project's time-zone package): `tzOffset` gives a zone's offset at any instant
+ * from the runtime's tz database (and NaN for a zone it does not know), `TZDate` the ISO form with the offset.
+ * It is ~1.7 KB gzipped in the islands that need it (the course page's dates, the checkout calendar) and an
+ * offset lookup costs ~11 µs, so two months of slots and the demo catalogue stay fast. Display formatting with
+ * `Intl.DateTimeFormat({ timeZone })` is already zone-correct and stays where it is.
  *
  * Times are epoch seconds; a calendar date is `{ year, month (1–12), day }` with no zone of its own.
  */
-import { DateTime, IANAZone } from 'luxon';
+import { TZDate, tzOffset } from '@date-fns/tz';
 import { DEFAULT_TIME_ZONE } from './time.ts';
 
 export interface CalendarDate {
@@ -23,7 +24,7 @@ export interface CalendarDate {
 
 const SECONDS_PER_DAY = 86400;
 
-// Checking a zone name builds an Intl formatter (~0.2 ms); remember the answer per name.
+// Checking a zone name builds an Intl formatter; remember the answer per name.
 const zoneChecks = new Map<string, boolean>();
 
 /** The zone itself when the runtime knows it, else Europe/London (a bad zone never breaks a page). */
@@ -31,7 +32,7 @@ export function knownZone(timeZone: string | null | undefined): string {
   if (!timeZone) return DEFAULT_TIME_ZONE;
   let valid = zoneChecks.get(timeZone);
   if (valid === undefined) {
-    valid = IANAZone.isValidZone(timeZone);
+    valid = !Number.isNaN(tzOffset(timeZone, new Date(0)));
     if (zoneChecks.size < 1000) zoneChecks.set(timeZone, valid);
   }
   return valid ? timeZone : DEFAULT_TIME_ZONE;
@@ -46,13 +47,9 @@ export function runtimeTimeZone(): string {
   }
 }
 
-function zone(timeZone: string): IANAZone {
-  return IANAZone.create(knownZone(timeZone));
-}
-
 /** Offset of `timeZone` from UTC at an instant, in seconds (3600 for London in summer, 0 in winter). */
 export function zoneOffsetSeconds(epochSeconds: number, timeZone: string = DEFAULT_TIME_ZONE): number {
-  return zone(timeZone).offset(epochSeconds * 1000) * 60;
+  return tzOffset(knownZone(timeZone), new Date(epochSeconds * 1000)) * 60;
 }
 
 /** The local date and time parts of an instant (hour 0–23). */
@@ -76,7 +73,7 @@ export function isoDate(date: CalendarDate): string {
 }
 
 // Calendar dates carry no zone: their arithmetic is the proleptic Gregorian calendar, which Date.UTC does
-// exactly (and about a hundred times faster than building a DateTime for it).
+// exactly.
 function calendarUtc(date: CalendarDate, seconds = 0): Date {
   return new Date(Date.UTC(date.year, date.month - 1, date.day, 0, 0, seconds));
 }
@@ -139,7 +136,7 @@ export function wallClockSeconds(start: number, end: number, timeZone: string = 
 
 /** ISO 8601 local date-time with its offset, e.g. '2025-07-15T11:00:00+01:00'. */
 export function zonedIsoDateTime(epochSeconds: number, timeZone: string = DEFAULT_TIME_ZONE): string {
-  return DateTime.fromSeconds(Math.floor(epochSeconds), { zone: zone(timeZone) }).toISO({ suppressMilliseconds: true, includeOffset: true }) as string;
+  return new TZDate(Math.floor(epochSeconds) * 1000, knownZone(timeZone)).toISOString().replace('.000', '');
 }
 
 /**
@@ -148,7 +145,12 @@ export function zonedIsoDateTime(epochSeconds: number, timeZone: string = DEFAUL
  */
 export function calendarDayOf(value: string, timeZone: string = DEFAULT_TIME_ZONE): string | null {
   const text = value.trim();
-  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return DateTime.fromISO(text, { zone: 'UTC' }).isValid ? text : null;
+  const plain = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (plain) {
+    const date = { year: Number(plain[1]), month: Number(plain[2]), day: Number(plain[3]) };
+    // A real day reads back as itself ('2026-02-30' would come back as 2 March).
+    return isoDate(addCalendarDays(date, 0)) === text ? text : null;
+  }
   const ms = Date.parse(text);
   return Number.isFinite(ms) ? isoDate(localDate(Math.floor(ms / 1000), timeZone)) : null;
 }

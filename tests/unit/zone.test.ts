@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  addCalendarDays, addLocalDays, calendarWeekday, isoDate, knownZone, localDate, startOfLocalDay, wallClockSeconds, zonedIsoDateTime,
+  addCalendarDays, addLocalDays, calendarDayOf, calendarWeekday, isoDate, knownZone, localDate, startOfLocalDay, wallClockSeconds, zonedIsoDateTime,
   zonedMidnight, zonedParts, zonedWallClock, zoneOffsetSeconds,
 } from '../../src/domain/zone.ts';
 
@@ -80,5 +80,17 @@ describe('offsets, parts and wall-clock lengths', () => {
     expect(wallClockSeconds(at('2026-03-28T09:00:00Z'), at('2026-03-29T16:00:00Z'))).toBe(32 * H);
     expect(wallClockSeconds(at('2026-10-24T08:00:00Z'), at('2026-10-25T17:00:00Z'))).toBe(32 * H);
     expect(wallClockSeconds(at('2026-06-06T08:00:00Z'), at('2026-06-07T16:00:00Z'))).toBe(32 * H);
+  });
+});
+
+describe('calendarDayOf', () => {
+  it('a plain date is that day; a date-time is its London day; anything else is no date', () => {
+    expect(calendarDayOf('2026-03-29')).toBe('2026-03-29');
+    expect(calendarDayOf(' 2026-10-25 ')).toBe('2026-10-25');
+    expect(calendarDayOf('2026-10-24T23:30:00Z')).toBe('2026-10-25'); // 00:30 BST
+    expect(calendarDayOf('2026-10-25T23:30:00Z')).toBe('2026-10-25'); // 23:30 GMT
+    expect(calendarDayOf('2026-02-30')).toBeNull();
+    expect(calendarDayOf('2026-13-01')).toBeNull();
+    expect(calendarDayOf('soon')).toBeNull();
   });
 });
