@@ -418,6 +418,29 @@ describe('request flow', () => {
     expect(res.status).toBe(400);
     expect(res.body.properties[0]).toMatchObject({ key: 'payload.preferredDates.1', name: 'Second choice' });
   });
+
+  it('preferred dates are London calendar days: today is fine just after midnight BST, yesterday and impossible days are refused', async () => {
+    const year = new Date().getUTCFullYear() + 1;
+    // 00:30 BST on 2 July is 23:30 UTC on 1 July: in London it is already the 2nd.
+    try {
+      server.setNow(Date.UTC(year, 6, 1, 23, 30) / 1000);
+      const { api } = await learner();
+      const id = (await api.initialise('request', { courseId: IDS.requestPref })).body._id;
+      let res = await api.submit(id, 'request delivery configured', { delivery: { type: 'Student travels', location_ref: '' }, pricing: { type: 'spaces', quantity: 1 } });
+      expect(res.status).toBe(200);
+      res = await api.submit(id, 'request preferred dates selected', { preferredDates: [`${year}-07-01`] });
+      expect(res.status).toBe(400);
+      expect(res.body.properties[0]).toMatchObject({ key: 'payload.preferredDates.0', name: 'First choice', message: 'must not be in the past' });
+      res = await api.submit(id, 'request preferred dates selected', { preferredDates: [`${year}-02-30`] });
+      expect(res.status).toBe(400);
+      expect(res.body.properties[0]).toMatchObject({ key: 'payload.preferredDates.0', message: 'is not a valid date' });
+      res = await api.submit(id, 'request preferred dates selected', { preferredDates: [`${year}-07-02`, `${year}-07-09`] });
+      expect(res.status).toBe(200);
+      expect(res.body.stepState.dates.state.preferredDates).toEqual([`${year}-07-02`, `${year}-07-09`]);
+    } finally {
+      server.setNow(null);
+    }
+  });
 });
 
 describe('date and group booking requests', () => {
