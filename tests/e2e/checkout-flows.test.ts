@@ -10,7 +10,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { catalogueNow, closeBrowser, newPage, productDb, url, baseUrl } from './harness.ts';
 import type { Db } from '../../db/client.ts';
 import { LEARNER_PASSWORD, learnerPage, logIn, makeLearner } from './helpers/learners.ts';
-import { fillClayForm, payByCard, pickFirstCalendarSlot } from './helpers/checkout.ts';
+import { fillClayForm, payByCard, pickCalendarSlot } from './helpers/checkout.ts';
 
 /** Polls wait for the island (several browser files share one server). */
 const POLL = { timeout: 15_000, interval: 100 };
@@ -235,7 +235,7 @@ describe('checkout in the marketplace', () => {
     await page.getByText('Select a Date', { exact: true }).waitFor();
     await expect.poll(() => page.getByRole('button', { name: 'Previous month' }).isDisabled(), POLL).toBe(true);
     await expect.poll(() => page.locator('.checkout-summary__continue').isDisabled(), POLL).toBe(true);
-    await pickFirstCalendarSlot(page);
+    await pickCalendarSlot(page);
     await cont(page);
     await heading(page, 'Message').waitFor();
     await page.getByLabel('Write a message for Clay & Kiln Pottery Studio').fill('A birthday party for six.');

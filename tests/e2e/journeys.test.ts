@@ -11,7 +11,7 @@ import type { Db } from '../../db/client.ts';
 import { learnerPage, makeLearner } from './helpers/learners.ts';
 import { CLAY, HARMONY, hydrated } from './helpers/public.ts';
 import { startFramingSite, type FramingSite } from './helpers/partner.ts';
-import { fillClayForm, payByCard, pickFirstCalendarSlot } from './helpers/checkout.ts';
+import { fillClayForm, payByCard, pickCalendarSlot } from './helpers/checkout.ts';
 
 const POLL = { timeout: 15_000, interval: 100 };
 let db: Db;
@@ -184,7 +184,7 @@ describe('confirmations', () => {
     await page.getByLabel('Select a location').selectOption({ index: 1 });
     await page.locator('.checkout-summary__continue').click();
     await heading(page, 'Select a Date & Time').waitFor();
-    await pickFirstCalendarSlot(page);
+    await pickCalendarSlot(page, { day: 1, slot: 1 });
     await page.locator('.checkout-summary__continue').click();
     await heading(page, 'Message').waitFor();
     await page.locator('.checkout-summary__continue').click();

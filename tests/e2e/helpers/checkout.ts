@@ -20,16 +20,20 @@ export async function payByCard(root: Root, card: string): Promise<void> {
   await root.getByRole('button', { name: /^Pay / }).click();
 }
 
-/** "Select a Date & Time": the first day with a free slot (this month or the next) and its first slot. */
-export async function pickFirstCalendarSlot(root: Root): Promise<void> {
+/**
+ * "Select a Date & Time": the n-th day with a free slot (this month, else the next) and its n-th slot. Tests
+ * that book the same course at the same time pick different places so they never race for one slot.
+ */
+export async function pickCalendarSlot(root: Root, place: { day: number; slot: number } = { day: 0, slot: 0 }): Promise<void> {
+  const freeDays = () => root.locator('.calendar__day:not([aria-disabled="true"])');
   await root.locator('.calendar__grid[aria-busy="false"]').waitFor();
-  let day = root.locator('.calendar__day:not([aria-disabled="true"])').first();
-  if (!(await day.count())) {
+  if ((await freeDays().count()) <= place.day) {
     await root.getByRole('button', { name: 'Next month' }).click();
     await root.locator('.calendar__grid[aria-busy="false"]').waitFor();
-    day = root.locator('.calendar__day:not([aria-disabled="true"])').first();
   }
-  await day.click();
+  await freeDays().nth(place.day).click();
   await root.getByText('Select a time:').waitFor();
-  await root.locator('.slot').first().click();
+  const slots = root.locator('.slot');
+  await slots.first().waitFor();
+  await slots.nth(Math.min(place.slot, (await slots.count()) - 1)).click();
 }
