@@ -172,6 +172,38 @@ export function baseSpaces(input: { occurrence?: Pick<Occurrence, 'available_spa
   return input.occurrence?.available_spaces ?? input.occurrence?.spaces ?? input.course?.spaces ?? 0;
 }
 
+/**
+ * A date is sold out when its known spaces (the occurrence's available spaces, else its spaces, else
+ * the course's) are 0 or fewer. Unknown capacity (none of the three set) is not sold out: nothing says so.
+ */
+export function isSoldOut(occurrence: Pick<Occurrence, 'available_spaces' | 'spaces'>, courseSpaces?: number | null): boolean {
+  const spaces = occurrence.available_spaces ?? occurrence.spaces ?? courseSpaces;
+  return typeof spaces === 'number' && spaces <= 0;
+}
+
+/**
+ * The dates a learner can still book, soonest first: listed dates that have not ended and are not
+ * sold out. "Next date" on cards and the booking aside is the first of them, never a sold-out one.
+ */
+export function bookableOccurrences<T extends Pick<Occurrence, 'available_spaces' | 'spaces'> & { start_datetime: number; end_datetime: number }>(
+  occurrences: ReadonlyArray<T>,
+  now: number,
+  courseSpaces?: number | null,
+): T[] {
+  return occurrences
+    .filter((o) => o.end_datetime > now && !isSoldOut(o, courseSpaces))
+    .sort((a, b) => a.start_datetime - b.start_datetime);
+}
+
+/** The next date that starts at or after now and can still be booked, or null. */
+export function nextBookableOccurrence<T extends Pick<Occurrence, 'available_spaces' | 'spaces'> & { start_datetime: number; end_datetime: number }>(
+  occurrences: ReadonlyArray<T>,
+  now: number,
+  courseSpaces?: number | null,
+): T | null {
+  return bookableOccurrences(occurrences, now, courseSpaces).find((o) => o.start_datetime >= now) ?? null;
+}
+
 export interface SpacesInput {
   occurrence?: Pick<Occurrence, 'available_spaces' | 'spaces'> | null;
   course?: Pick<CourseLike, 'spaces'> | null;
