@@ -62,6 +62,8 @@ export const configSchema = z.object({
   LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
   /** Seconds a checkout holds its spaces (and voucher use) once the learner reaches Payment. */
   CHECKOUT_HOLD_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
+  /** The longest a checkout may hold spaces in total, from its first hold: renewals never pass it. */
+  CHECKOUT_HOLD_MAX_SECONDS: z.coerce.number().int().min(60).max(7 * 86_400).default(1800),
 }).transform((c) => ({
   ...c,
   // Unset hosts follow the port, so `PORT=8080 npm start` links to itself.

@@ -11,14 +11,14 @@ import type { SessionUser } from '../auth/types.ts';
 import type { CheckoutRow } from '../../db/schema/checkout.ts';
 import { loadCourseCatalogue, loadOccurrence, loadPaymentOptions, type CheckoutCatalogue, type Q } from '../../db/queries/checkout.ts';
 import { parseWith } from '../http/parse.ts';
-import { ProblemError, problems, type Problem } from '../../src/domain/problems.ts';
+import { ProblemError, problemType, problems, type Problem } from '../../src/domain/problems.ts';
 import { assertFlowMatchesCourseType, type Flow } from '../../src/domain/checkout/flows.ts';
 import { FLOW_STEPS, isAfterLoginStep, nextStep, previousStep, type StepId } from '../../src/domain/checkout/steps.ts';
 import { defaultDelivery, defaultDurationId, defaultOfferSelection, defaultRequestPricing } from '../../src/domain/checkout/defaults.ts';
 import { manualPaymentMessage, visiblePaymentMethods, type PaymentMethod } from '../../src/domain/checkout/paymentMethods.ts';
 import { termsPreAccepted, validateInvoiceDetails } from '../../src/domain/checkout/validation.ts';
 import { cardRedirectOutcome, confirmationTitle } from '../../src/domain/checkout/outcomes.ts';
-import { checkoutNotFoundProblem } from '../../src/domain/checkout/problems.ts';
+import { HOLD_LAPSED_SLUG, checkoutNotFoundProblem } from '../../src/domain/checkout/problems.ts';
 import { ACTION_PAYLOADS, envelopeSchema, isActionName, type ActionName } from './actions.ts';
 import {
   calendarBased, checkoutCost, domainOffers, entry, instantBooking, loadCtx, setEntry, stepsOf, withHandle,
@@ -75,6 +75,15 @@ export async function canAccessCourse(q: Q, cat: CheckoutCatalogue, user: Sessio
 /** A checkout bound to a learner is theirs alone; an anonymous checkout is reachable by its (random) id. */
 function visibleTo(row: CheckoutRow, user: SessionUser | null): boolean {
   return row.user_id === null || (!!user && user.id === row.user_id);
+}
+
+/**
+ * Spec 2.14: an after-login step reached while logged out shows the login screen in its place, and the checkout
+ * resumes after login. A learner who logged out (or whose session ended) keeps their checkout, its step and its
+ * hold; the visitor is shown only that a login is needed, never the learner's choices.
+ */
+function awaitsLogin(row: CheckoutRow, user: SessionUser | null): boolean {
+  return row.user_id !== null && user === null && row.status === 'open';
 }
 
 async function lockRow(q: Q, deps: Deps, id: string): Promise<CheckoutRow | undefined> {
@@ -145,7 +154,8 @@ export async function initialiseCheckout(deps: Deps, user: SessionUser | null, f
   // Resume: the same checkout id for the same course and flow continues where it was.
   if (body.checkoutId) {
     const existing = await db.selectFrom('checkouts').selectAll().where('id', '=', body.checkoutId).executeTakeFirst();
-    if (existing && existing.course_id === body.courseId && existing.flow === flow && existing.status !== 'abandoned' && visibleTo(existing, user)) {
+    if (existing && existing.course_id === body.courseId && existing.flow === flow && existing.status !== 'abandoned'
+      && (visibleTo(existing, user) || awaitsLogin(existing, user))) {
       return getCheckout(deps, user, existing.id);
     }
   }
@@ -182,6 +192,7 @@ export async function initialiseCheckout(deps: Deps, user: SessionUser | null, f
 
 export async function getCheckout(deps: Deps, user: SessionUser | null, id: string): Promise<CheckoutState> {
   const row = await deps.db.selectFrom('checkouts').selectAll().where('id', '=', id).executeTakeFirst();
+  if (row && awaitsLogin(row, user)) return toState(await loadCtx(deps, deps.db, row, user), { loginRequired: true });
   if (!row || !visibleTo(row, user)) fail(checkoutNotFoundProblem());
   let ctx = await loadCtx(deps, deps.db, row, user);
   if (!(await canAccessCourse(deps.db, ctx.cat, user))) fail(problems.unauthorisedCheckout('You do not have access to this course.'));
@@ -270,6 +281,8 @@ export async function submitResponse(deps: Deps, user: SessionUser | null, id: s
     if (error instanceof ProblemError && prepared.refundOnFailure && prepared.payment && prepared.provider) {
       await providerNamed(deps, prepared.provider)?.refundPayment(prepared.payment.id);
     }
+    // A checkout past its hold cap is closed (its spaces and provider payment released): the learner starts again.
+    if (error instanceof ProblemError && error.problem.type === problemType(HOLD_LAPSED_SLUG)) await closeCheckout(deps, null, id);
     throw error;
   }
   await runAfter(ctx);
@@ -402,8 +415,8 @@ function methodUnavailable(): never {
 async function selectPaymentMethod(ctx: Ctx, method: PaymentMethod, prepared: Prepared): Promise<void> {
   const { visible } = await methodsFor(ctx);
   if (!visible.includes(method)) methodUnavailable();
-  // Renew the hold (a swept hold is taken again, or the sold-out problem is raised).
-  await holdForSelection(ctx);
+  // Renew the hold (a swept hold is taken again, or the sold-out / lapsed problem is raised).
+  await holdForSelection(ctx, { capped: true });
   const previous = entry<PaymentStepState>(ctx, 'payment');
   const state: PaymentStepState = {
     paymentMethod: method, clientSecret: null, connectedAccountId: null, paypalOrderId: null,
@@ -457,7 +470,7 @@ async function paymentSuccessful(ctx: Ctx, payload: { payment_intent_client_secr
   const wallet = state.paymentMethod === 'paypal';
   if (payment.status === 'refunded') {
     // Refunded by the provider event because the outcome could not be recorded: say why (e.g. sold out).
-    await holdForSelection(ctx);
+    await holdForSelection(ctx, { capped: true });
     fail(problems.cardProvider({ type: 'api_error', message: 'This payment was refunded. Please pay again.' }));
   }
   if (!isPaymentSuccessful(payment.status)) {
@@ -551,9 +564,15 @@ export async function handlePaymentEvent(deps: Deps, event: PaymentEvent): Promi
 
 /** Abandoning gives the spaces back at once (instead of when the hold expires). */
 export async function abandonCheckout(deps: Deps, user: SessionUser | null, id: string): Promise<CheckoutState> {
+  const ctx = await closeCheckout(deps, user, id);
+  return toState(withHandle(ctx, deps.db));
+}
+
+/** Closes an open checkout: releases its hold, cancels its provider payment. `user` null: the server's own doing. */
+async function closeCheckout(deps: Deps, user: SessionUser | null, id: string): Promise<Ctx> {
   const ctx = await deps.db.transaction().execute(async (tx) => {
     const row = await lockRow(tx, deps, id);
-    if (!row || !visibleTo(row, user)) fail(checkoutNotFoundProblem());
+    if (!row || (user !== null && !visibleTo(row, user))) fail(checkoutNotFoundProblem());
     if (row.status !== 'open') fail(problems.checkoutSubmission());
     const inner = await loadCtx(deps, tx, row, user);
     if (inner.row.current_step === 'payment') await leavePayment(inner);
@@ -563,7 +582,7 @@ export async function abandonCheckout(deps: Deps, user: SessionUser | null, id: 
     return inner;
   });
   await runAfter(ctx);
-  return toState(withHandle(ctx, deps.db));
+  return ctx;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -596,6 +615,8 @@ export interface CheckoutState {
   utms: Record<string, unknown> | null;
   createdAt: number;
   updatedAt: number;
+  /** The checkout is a learner's who is not logged in here: log in to see and continue it (spec 2.14). */
+  loginRequired: boolean;
 }
 
 function courseLike(cat: CheckoutCatalogue) {
@@ -685,7 +706,8 @@ async function outcomeOf(ctx: Ctx): Promise<Record<string, unknown> | null> {
   return null;
 }
 
-export async function toState(ctx: Ctx): Promise<CheckoutState> {
+export async function toState(ctx: Ctx, options: { loginRequired?: boolean } = {}): Promise<CheckoutState> {
+  if (options.loginRequired) return lockedState(ctx);
   const r = ctx.row;
   const steps = await stepsOf(ctx);
   const hold = await currentHold(ctx.q, r.id);
@@ -724,6 +746,20 @@ export async function toState(ctx: Ctx): Promise<CheckoutState> {
     utms: r.utms,
     createdAt: Number(r.created_at),
     updatedAt: Number(r.updated_at),
+    loginRequired: false,
+  };
+}
+
+/** The state of another's (logged-out) checkout: where it stands and that a login is needed, nothing chosen in it. */
+async function lockedState(ctx: Ctx): Promise<CheckoutState> {
+  const r = ctx.row;
+  return {
+    _id: r.id, flow: r.flow, origin: r.origin, currentStep: r.current_step, courseId: r.course_id, educatorId: r.educator_id,
+    occurrenceId: null, bookingId: null, orderId: null, requestId: null, applicationId: null, stepState: {}, status: r.status,
+    steps: await stepsOf(ctx), defaults: {},
+    rules: { paymentRequired: r.current_step === 'payment', calendarBased: false, instantBooking: false, pricingHidden: true, termsPreAccepted: false },
+    costSummary: null, totalCost: null, currency: r.currency, hold: null, outcome: null, bookedOnURL: null, utms: null,
+    createdAt: Number(r.created_at), updatedAt: Number(r.updated_at), loginRequired: true,
   };
 }
 

@@ -6,7 +6,7 @@
 import { ProblemError, problems } from '../../src/domain/problems.ts';
 import { assertKnownUser } from '../../src/domain/checkout/validation.ts';
 import { bookingOutcome } from '../../src/domain/checkout/outcomes.ts';
-import { soldOutProblem, voucherProperty } from '../../src/domain/checkout/problems.ts';
+import { holdLapsedProblem, soldOutProblem, voucherProperty } from '../../src/domain/checkout/problems.ts';
 import { acquireHold, commitHold, currentHold } from './holds.ts';
 import {
   checkoutCost, entry, instantBooking, scopeAddOns, scopeOffers, selection,
@@ -25,8 +25,12 @@ export function holdsSpaces(ctx: Ctx): boolean {
   return ctx.flow === 'booking' && !!ctx.row.occurrence_id;
 }
 
-/** Takes the hold for the checkout's current selection; throws the sold-out / voucher problem on failure. */
-export async function holdForSelection(ctx: Ctx): Promise<void> {
+/**
+ * Takes the hold for the checkout's current selection; throws the sold-out / voucher / lapsed problem on failure.
+ * `capped`: the learner's own renewals stop at CHECKOUT_HOLD_MAX_SECONDS; recording an outcome (money already
+ * taken) only needs the spaces to be there.
+ */
+export async function holdForSelection(ctx: Ctx, { capped }: { capped: boolean }): Promise<void> {
   const sel = selection(ctx);
   const spaces = holdsSpaces(ctx) ? (sel?.spaces ?? 0) : 0;
   const voucherId = ctx.flow === 'booking' || ctx.flow === 'order' ? (sel?.voucherId ?? null) : null;
@@ -35,12 +39,14 @@ export async function holdForSelection(ctx: Ctx): Promise<void> {
     checkoutId: ctx.row.id,
     now: ctx.now,
     ttlSeconds: ctx.deps.config.CHECKOUT_HOLD_SECONDS,
+    ...(capped ? { maxSeconds: ctx.deps.config.CHECKOUT_HOLD_MAX_SECONDS } : {}),
     occurrenceId: spaces > 0 ? ctx.row.occurrence_id : null,
     spaces,
     voucherId,
   });
   if (!result.ok) {
     if (result.failure.kind === 'spaces') throw new ProblemError(soldOutProblem(result.failure.available, 'stepState.price.offers'));
+    if (result.failure.kind === 'lapsed') throw new ProblemError(holdLapsedProblem(ctx.deps.config.CHECKOUT_HOLD_MAX_SECONDS));
     throw new ProblemError(problems.validation([voucherProperty('usedUp', 'stepState.price.voucherId')]));
   }
 }
@@ -51,7 +57,7 @@ export async function enterPayment(ctx: Ctx): Promise<void> {
   ctx.row.total_cost = cost?.total_cost ?? 0;
   ctx.row.currency = cost?.currency ?? 'GBP';
   ctx.row.cost_summary = cost as unknown as Record<string, unknown>;
-  await holdForSelection(ctx);
+  await holdForSelection(ctx, { capped: true });
 }
 
 export interface CompletionPayment {
@@ -73,7 +79,7 @@ async function commitSpaces(ctx: Ctx): Promise<void> {
   const matches = hold && hold.status === 'held' && Number(hold.spaces) === expectedSpaces && (hold.voucher_id ?? null) === expectedVoucher
     && (expectedSpaces === 0 || hold.occurrence_id === ctx.row.occurrence_id);
   if (!matches) {
-    await holdForSelection(ctx);
+    await holdForSelection(ctx, { capped: false });
     hold = await currentHold(ctx.q, ctx.row.id);
   }
   if (!hold || !(await commitHold(ctx.q, hold.id, ctx.now))) throw new ProblemError(problems.checkoutSubmission());

@@ -387,7 +387,10 @@ export async function fillContactDetails(ctx: Ctx, payload: Payload<'contact det
     booker: { formResponse: booker, isAttending: guests ? payload.bookerIsAttending : true },
     attendees: attendees.map((formResponse) => ({ formResponse })),
     marketingConsent,
-    termsAccepted: preAccepted ? true : payload.termsAccepted,
+    // Acceptance is recorded only for terms the learner was shown: hidden terms (spec 5) are waived, not
+    // accepted, whatever the client says — the origin that hides them is the client's own claim.
+    termsShown: !preAccepted,
+    termsAccepted: preAccepted ? false : payload.termsAccepted,
     bookerFormId: form._id ?? formId,
   });
   ctx.row.user_id = user.id;

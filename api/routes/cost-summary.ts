@@ -9,7 +9,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../app.ts';
-import { parseJson } from '../http/parse.ts';
+import { parseJson, pence } from '../http/parse.ts';
 import { ProblemError, problems, type ProblemProperty } from '../../src/domain/problems.ts';
 import { loadCourseCatalogue, loadOccurrence } from '../../db/queries/checkout.ts';
 import { costOf, durationLabel } from '../checkout/context.ts';
@@ -27,7 +27,7 @@ const body = z.object({
   add_ons: z.array(line).max(100).optional().default([]),
   origin: z.enum(['marketplace', 'embed', 'landing_page']).optional().default('marketplace'),
   payment_method: z.string().max(50).nullable().optional(),
-  extras: z.array(z.object({ label: z.string().max(200), cost: z.number().int().min(0), quantity: z.number().int().min(0).max(10_000) })).max(10).optional().default([]),
+  extras: z.array(z.object({ label: z.string().max(200), cost: pence.pipe(z.number().min(0)), quantity: z.number().int().min(0).max(10_000) })).max(10).optional().default([]),
 });
 
 export function costSummaryRoutes() {
