@@ -12,7 +12,8 @@ import type { CheckoutRow } from '../../db/schema/checkout.ts';
 import { loadCourseCatalogue, loadOccurrence, loadPaymentOptions, type CheckoutCatalogue, type Q } from '../../db/queries/checkout.ts';
 import { parseWith } from '../http/parse.ts';
 import { ProblemError, problemType, problems, type Problem } from '../../src/domain/problems.ts';
-import { assertFlowMatchesCourseType, type Flow } from '../../src/domain/checkout/flows.ts';
+import { CHECKOUT_ORIGINS, assertFlowMatchesCourseType, contextForOrigin, type Flow } from '../../src/domain/checkout/flows.ts';
+import { checkoutPricesVisible } from '../../src/domain/pricing.ts';
 import { FLOW_STEPS, isAfterLoginStep, nextStep, previousStep, type StepId } from '../../src/domain/checkout/steps.ts';
 import { defaultDelivery, defaultDurationId, defaultOfferSelection, defaultRequestPricing } from '../../src/domain/checkout/defaults.ts';
 import { manualPaymentMessage, visiblePaymentMethods, type PaymentMethod } from '../../src/domain/checkout/paymentMethods.ts';
@@ -31,25 +32,20 @@ import {
 import { complete, enterPayment, holdForSelection } from './outcomes.ts';
 import { currentHold, releaseHold, sweepAllExpiredHolds } from './holds.ts';
 import { newCheckoutId, newId, documentToken } from './ids.ts';
-import { providerFor, providerNamed } from '../payments/index.ts';
-import { isWalletProvider } from '../payments/registry.ts';
+import { availableMethods, needsProvider, providerFor, providerNamed } from '../payments/registry.ts';
 import { isPaymentSuccessful, type PaymentEvent, type ProviderPayment } from '../payments/types.ts';
 import { notifyOutcome } from './notify.ts';
-import { occurrenceLinkFromBooking, orderDetailsLink, type AppContext, type LinkTarget } from '../../src/domain/links.ts';
-
-export const ORIGINS = ['marketplace', 'embed', 'landing_page'] as const;
+import { occurrenceLinkFromBooking, orderDetailsLink, type LinkTarget } from '../../src/domain/links.ts';
 
 export const initialiseSchema = z.object({
   checkoutId: z.string().max(200).nullable().optional(),
   courseId: z.string().min(1).max(200),
   occurrenceId: z.string().max(200).nullable().optional(),
-  origin: z.enum(ORIGINS).optional().default('marketplace'),
+  origin: z.enum(CHECKOUT_ORIGINS).optional().default('marketplace'),
   bookedOnURL: z.string().max(2000).nullable().optional(),
   utms: z.record(z.string().max(100), z.union([z.string().max(500), z.null()])).nullable().optional(),
 });
 export type InitialiseBody = z.infer<typeof initialiseSchema>;
-
-const CARD_LIKE: readonly string[] = ['card', 'paypal', 'klarna'];
 
 function fail(problem: Problem): never {
   throw new ProblemError(problem);
@@ -223,8 +219,10 @@ async function preparePayment(deps: Deps, id: string, action: ActionName, payloa
   if (!row || row.status !== 'open') return {};
   if (action === 'payment method selected') {
     const method = String(payload.paymentMethod);
-    if (!CARD_LIKE.includes(method) || row.current_step !== 'payment' || !row.total_cost || row.total_cost <= 0) return {};
+    if (!needsProvider(method) || row.current_step !== 'payment' || !row.total_cost || row.total_cost <= 0) return {};
     const provider = providerFor(deps, method);
+    // Not offered here (live mode without a provider for it): the action's own check answers.
+    if (!provider) return {};
     if (row.payment_id && row.payment_provider === provider.name) {
       const existing = await provider.retrievePayment(row.payment_id);
       if (existing && existing.amount === row.total_cost && existing.currency === row.currency
@@ -241,7 +239,7 @@ async function preparePayment(deps: Deps, id: string, action: ActionName, payloa
     // A wallet order is approved in the browser and becomes money only when we capture it (spec 4: COMPLETED).
     const payment = !provider
       ? null
-      : isWalletProvider(provider)
+      : provider.capturePayment
         ? await provider.capturePayment(row.payment_id, { checkoutId: row.id, amount: row.total_cost ?? undefined, currency: row.currency })
         : await provider.retrievePayment(row.payment_id);
     return payment ? { payment, provider: row.payment_provider, refundOnFailure: isPaymentSuccessful(payment.status) } : {};
@@ -405,7 +403,9 @@ async function leavePayment(ctx: Ctx): Promise<void> {
 
 async function methodsFor(ctx: Ctx): Promise<{ visible: PaymentMethod[]; options: Awaited<ReturnType<typeof loadPaymentOptions>> }> {
   const options = await loadPaymentOptions(ctx.q, ctx.cat.educator.id, ctx.cat.course.id);
-  return { visible: visiblePaymentMethods(ctx.flow, options), options };
+  // A method no provider takes here (live mode without its keys) is never offered.
+  const available = availableMethods(ctx.deps.config);
+  return { visible: visiblePaymentMethods(ctx.flow, options).filter((m) => available.includes(m)), options };
 }
 
 function methodUnavailable(): never {
@@ -422,7 +422,7 @@ async function selectPaymentMethod(ctx: Ctx, method: PaymentMethod, prepared: Pr
     paymentMethod: method, clientSecret: null, connectedAccountId: null, paypalOrderId: null,
     invoiceDetails: previous?.invoiceDetails ?? null, paymentId: null, paymentStatus: null,
   };
-  if (CARD_LIKE.includes(method)) {
+  if (needsProvider(method)) {
     const payment = prepared.payment;
     if (!payment || !prepared.provider || payment.amount !== ctx.row.total_cost || payment.currency !== ctx.row.currency) {
       fail(problems.checkoutSubmission());
@@ -447,7 +447,8 @@ async function selectPaymentMethod(ctx: Ctx, method: PaymentMethod, prepared: Pr
     state.connectedAccountId = (payment as { accountId?: string | null }).accountId ?? null;
     state.paymentId = payment.id;
     state.paymentStatus = payment.status;
-    if (method === 'paypal') state.paypalOrderId = payment.id;
+    // Spec 3 names the wallet order's id paypalOrderId: the id of any provider's order the buyer approves.
+    if (providerNamed(ctx.deps, prepared.provider)?.capturePayment) state.paypalOrderId = payment.id;
   }
   setEntry(ctx, 'payment', state);
 }
@@ -456,7 +457,8 @@ async function selectPaymentMethod(ctx: Ctx, method: PaymentMethod, prepared: Pr
 async function paymentSuccessful(ctx: Ctx, payload: { payment_intent_client_secret?: string; redirect_status?: string }, prepared: Prepared): Promise<void> {
   const state = entry<PaymentStepState>(ctx, 'payment');
   const payment = prepared.payment;
-  if (!state?.paymentMethod || !CARD_LIKE.includes(state.paymentMethod) || !payment || payment.id !== ctx.row.payment_id) {
+  const provider = prepared.provider ? providerNamed(ctx.deps, prepared.provider) : null;
+  if (!state?.paymentMethod || !needsProvider(state.paymentMethod) || !payment || !provider || payment.id !== ctx.row.payment_id) {
     fail(problems.checkoutSubmission());
   }
   if (payload.redirect_status !== undefined || payload.payment_intent_client_secret !== undefined) {
@@ -467,7 +469,8 @@ async function paymentSuccessful(ctx: Ctx, payload: { payment_intent_client_secr
     });
     if (!outcome.ok) fail(outcome.problem);
   }
-  const wallet = state.paymentMethod === 'paypal';
+  // A provider whose orders we capture speaks the wallet provider's errors (spec 8), by its own name.
+  const wallet = !!provider.capturePayment;
   if (payment.status === 'refunded') {
     // Refunded by the provider event because the outcome could not be recorded: say why (e.g. sold out).
     await holdForSelection(ctx, { capped: true });
@@ -475,11 +478,11 @@ async function paymentSuccessful(ctx: Ctx, payload: { payment_intent_client_secr
   }
   if (!isPaymentSuccessful(payment.status)) {
     // Spec 8: the wallet provider's failures have their own messages; card and pay-later use the card provider's.
-    if (wallet) fail(problems.walletProvider(payment.lastError?.type === 'card_error' ? 'payment_failed' : 'capture_error', 'PayPal'));
+    if (wallet) fail(problems.walletProvider(payment.lastError?.type === 'card_error' ? 'payment_failed' : 'capture_error', provider.displayName));
     fail(problems.cardProvider(payment.lastError ?? null));
   }
   if (payment.amount !== ctx.row.total_cost || payment.currency !== ctx.row.currency) {
-    fail(wallet ? problems.walletProvider('capture_error', 'PayPal') : problems.cardProvider(null));
+    fail(wallet ? problems.walletProvider('capture_error', provider.displayName) : problems.cardProvider(null));
   }
   await recordPaid(ctx, state.paymentMethod, payment.id);
 }
@@ -657,7 +660,7 @@ function defaultsOf(ctx: Ctx): Record<string, unknown> {
  * the minisite in a new tab). Bookings without an occurrence have no such page and go to /profile.
  */
 function manageLink(ctx: Ctx, target: { occurrenceId?: string | null; bookingId?: string; orderId?: string }): string {
-  const context: AppContext = ctx.row.origin === 'embed' ? 'embed' : ctx.row.origin === 'landing_page' ? 'minisite' : 'marketplace';
+  const context = contextForOrigin(ctx.row.origin);
   const config = ctx.deps.config;
   const link: LinkTarget & { courseSlug: string } = {
     educatorSlug: ctx.cat.educator.slug,
@@ -734,8 +737,8 @@ export async function toState(ctx: Ctx, options: { loginRequired?: boolean } = {
       calendarBased: ctx.flow === 'request' ? calendarBased(ctx) : false,
       instantBooking: ctx.flow === 'request' ? instantBooking(ctx) : false,
       // Spec 6 "Hidden pricing": prices and cost lines are hidden, except on the marketplace origin.
-      pricingHidden: !!ctx.cat.educator.feature_flags?.hide_pricing && r.origin !== 'marketplace',
-      termsPreAccepted: termsPreAccepted({ hideTerms: ctx.cat.educator.feature_flags?.hide_terms, origin: r.origin as 'marketplace' | 'embed' | 'landing_page' }),
+      pricingHidden: !checkoutPricesVisible(ctx.cat.educator.feature_flags?.hide_pricing, r.origin),
+      termsPreAccepted: termsPreAccepted({ hideTerms: ctx.cat.educator.feature_flags?.hide_terms, origin: r.origin }),
     },
     costSummary: cost ?? null,
     totalCost: r.total_cost ?? (cost ? Number(cost.total_cost) : null),

@@ -16,7 +16,7 @@ import { flowSpacesBase, occurrenceIsListed, offerSaleText, spacesSelected, type
 import { soldOutProblem, spacesMessage, voucherProperty } from '../../src/domain/checkout/problems.ts';
 import { checkVoucher } from './vouchers.ts';
 import {
-  BOOKER_RESPONSE_PATH, DEFAULT_FORM_REF, attendeeResponsePath, assertKnownUser, capturesGuests,
+  BOOKER_RESPONSE_PATH, DEFAULT_FORM_REF, bookerFormRef, attendeeResponsePath, assertKnownUser, capturesGuests,
   showMarketingConsent, termsPreAccepted, validateFormResponse, validatePreferredDates, validateTerms, TERMS_MESSAGE,
   type FormResponse,
 } from '../../src/domain/checkout/validation.ts';
@@ -322,12 +322,6 @@ export function fillMessage(ctx: Ctx, payload: { message: string }): void {
 // ---------------------------------------------------------------------------------------------
 // Contact details (spec 5)
 
-export async function bookerFormId(ctx: Ctx): Promise<string> {
-  const ref = ctx.cat.course.form_ref;
-  if ((!ref || ref === DEFAULT_FORM_REF) && ctx.cat.educator.form_ref) return ctx.cat.educator.form_ref;
-  return ref || DEFAULT_FORM_REF;
-}
-
 /** Spaces the checkout asks for (the number of attendees). */
 export function requestedSpaces(ctx: Ctx): number {
   switch (ctx.flow) {
@@ -349,10 +343,10 @@ export async function fillContactDetails(ctx: Ctx, payload: Payload<'contact det
   assertKnownUser(ctx.user?.id);
   const user = ctx.user!;
   const educator = ctx.cat.educator;
-  const origin = ctx.row.origin as 'marketplace' | 'embed' | 'landing_page';
+  const origin = ctx.row.origin;
   const properties: ProblemProperty[] = [];
 
-  const formId = await bookerFormId(ctx);
+  const formId = bookerFormRef(ctx.cat.course, ctx.cat.educator);
   const form = (await loadForm(ctx.q, formId)) ?? (await loadForm(ctx.q, DEFAULT_FORM_REF))!;
   const booker: FormResponse = { ...payload.bookerFormResponse };
   // The booker's e-mail is the account's and cannot be edited (spec 5).

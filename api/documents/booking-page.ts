@@ -13,6 +13,7 @@ import { noStore, pageConfig, pageSite, pageUser, requestDb, visitorUrl } from '
 import { documentToken } from '../checkout/ids.ts';
 import { courseLink, loginUrl, mainOrigin, payInvoiceLink } from '../../src/domain/links.ts';
 import { formatPence } from '../../src/domain/money.ts';
+import { needsProvider } from '../payments/registry.ts';
 import { invoiceDueText } from '../../src/domain/checkout/messages.ts';
 import { referenceText } from '../../src/domain/checkout/outcomes.ts';
 import {
@@ -140,7 +141,7 @@ function modelOf(view: BookingView | OrderView, context: PageContext, now: numbe
       deadlineText: policy.deadline !== null ? longDate(policy.deadline) : null,
       cancelledText: cancelled ? `This booking was cancelled${c ? ` on ${longDate(Number(c.cancelled_at))}` : ''}.` : null,
       refundText,
-      refundPreview: view.paymentState === 'paid' && view.totalCost > 0 && ['card', 'paypal', 'klarna'].includes(view.paymentMethod ?? '')
+      refundPreview: view.paymentState === 'paid' && view.totalCost > 0 && needsProvider(view.paymentMethod ?? '')
         ? `${money(view.totalCost)} will be refunded to your ${paymentMethodText(view.paymentMethod)}.`
         : view.paymentState === 'unpaid' && view.totalCost > 0 ? 'Nothing will be due.' : null,
     };

@@ -21,7 +21,8 @@ import type { Config } from '../config.ts';
 import type { Db } from '../../db/client.ts';
 import { ProblemError, problems, type Problem } from '../../src/domain/problems.ts';
 import { cardRedirectOutcome } from '../../src/domain/checkout/outcomes.ts';
-import { isPaymentSuccessful, type PaymentError, type PaymentProvider, type PaymentStatus, type ProviderPayment } from './types.ts';
+import { isPaymentSuccessful, type PaymentError, type PaymentProvider, type PaymentStatus, type ProviderAdapter, type ProviderPayment } from './types.ts';
+import { receiveStripeWebhook } from './webhooks.ts';
 
 export const STRIPE_PROVIDER = 'stripe';
 
@@ -93,6 +94,7 @@ function educatorIdOf(metadata: Record<string, string>): string | undefined {
 
 export class StripePaymentProvider implements PaymentProvider {
   readonly name = STRIPE_PROVIDER;
+  readonly displayName = 'Stripe';
   readonly stripe: Stripe;
 
   constructor(
@@ -329,3 +331,18 @@ function belongsTo(payment: ProviderPayment, expect: CardExpectation): boolean {
   if (isSetup(payment)) return true;
   return payment.amount === expect.amount && payment.currency.toUpperCase() === expect.currency.toUpperCase();
 }
+
+/**
+ * Stripe's registration: card (with device wallets) and Klarna as pay-later through the Payment Element,
+ * confirmed in the browser (no explicit capture), refunds, signed webhooks. Live when STRIPE_SECRET_KEY is set.
+ */
+export const stripeAdapter: ProviderAdapter = {
+  name: STRIPE_PROVIDER,
+  displayName: 'Stripe',
+  methods: ['card', 'klarna'],
+  mode: 'live',
+  configured: (config) => !!config.STRIPE_SECRET_KEY,
+  create: (deps) => StripePaymentProvider.fromConfig(deps.db, deps.config),
+  browser: (config) => ({ provider: 'stripe', publishableKey: config.STRIPE_PUBLISHABLE_KEY }),
+  webhook: (deps, delivery) => receiveStripeWebhook(deps, delivery.rawBody, delivery.header('stripe-signature')),
+};

@@ -15,7 +15,8 @@ import { loadCourseCatalogue, loadOccurrence } from '../../db/queries/checkout.t
 import { costOf, durationLabel } from '../checkout/context.ts';
 import { checkVoucher } from '../checkout/vouchers.ts';
 import { invalidVoucherProblem } from '../../src/domain/checkout/problems.ts';
-import { defaultFlowForCourseType, type Flow } from '../../src/domain/checkout/flows.ts';
+import { CHECKOUT_ORIGINS, defaultFlowForCourseType, type Flow } from '../../src/domain/checkout/flows.ts';
+import { checkoutPricesVisible } from '../../src/domain/pricing.ts';
 import { checkoutDurationText } from '../../src/domain/time.ts';
 
 const line = z.object({ _id: z.string().min(1).max(200), quantity: z.number().int().min(0).max(10_000) });
@@ -25,7 +26,7 @@ const body = z.object({
   voucher_ref: z.string().max(200).nullable().optional(),
   offers: z.array(line).max(100).optional().default([]),
   add_ons: z.array(line).max(100).optional().default([]),
-  origin: z.enum(['marketplace', 'embed', 'landing_page']).optional().default('marketplace'),
+  origin: z.enum(CHECKOUT_ORIGINS).optional().default('marketplace'),
   payment_method: z.string().max(50).nullable().optional(),
   extras: z.array(z.object({ label: z.string().max(200), cost: pence.pipe(z.number().min(0)), quantity: z.number().int().min(0).max(10_000) })).max(10).optional().default([]),
 });
@@ -72,7 +73,7 @@ export function costSummaryRoutes() {
       voucher,
     );
     c.header('cache-control', 'no-store');
-    return c.json({ ...summary, pricing_hidden: !!cat.educator.feature_flags?.hide_pricing && input.origin !== 'marketplace' });
+    return c.json({ ...summary, pricing_hidden: !checkoutPricesVisible(cat.educator.feature_flags?.hide_pricing, input.origin) });
   });
   return app;
 }

@@ -494,7 +494,7 @@ describe('POST /api/payments/webhooks/stripe', () => {
 
 describe('webhook secrets', () => {
   it('accepts events signed by any of the configured endpoint secrets (Connect and platform)', async () => {
-    const twoSecrets = await startTestServer({ STRIPE_WEBHOOK_SECRET: `whsec_connect_1, ${WEBHOOK_SECRET}` }, testDb);
+    const twoSecrets = await startTestServer({ STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_API_BASE: fake.url, STRIPE_WEBHOOK_SECRET: `whsec_connect_1, ${WEBHOOK_SECRET}` }, testDb);
     try {
       for (const [secret, n] of [['whsec_connect_1', 1], [WEBHOOK_SECRET, 2]] as const) {
         const payload = JSON.stringify({ id: `evt_two_secrets_${n}`, object: 'event', type: 'payment_intent.succeeded', data: { object: { id: `pi_two_${n}`, object: 'payment_intent', amount: 100, currency: 'gbp', status: 'succeeded', metadata: { checkout_id: 'chk_two' } } } });

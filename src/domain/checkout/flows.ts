@@ -3,6 +3,7 @@
  */
 import { ProblemError, problems } from '../problems.ts';
 import type { CourseType } from '../entities.ts';
+import type { AppContext } from '../links.ts';
 
 export type Flow = 'booking' | 'order' | 'request' | 'dateBookingRequest' | 'groupBookingRequest' | 'bookingApplication';
 
@@ -26,7 +27,26 @@ export const FLOW_PATH_SLUGS: Readonly<Record<Flow, string>> = {
 };
 
 /** Spec 1: the checkout's origin. The marketplace value is not given in the spec; 'marketplace' is used. */
-export type CheckoutOrigin = 'marketplace' | 'embed' | 'landing_page';
+export const CHECKOUT_ORIGINS = ['marketplace', 'embed', 'landing_page'] as const;
+export type CheckoutOrigin = (typeof CHECKOUT_ORIGINS)[number];
+
+/** The origin a checkout opened in a context records: an educator's minisite is its landing page (spec 1). */
+export function originForContext(context: AppContext): CheckoutOrigin {
+  if (context === 'embed') return 'embed';
+  if (context === 'minisite') return 'landing_page';
+  return 'marketplace';
+}
+
+/** The context a checkout's links lead back to: the embed's links open the educator's minisite (spec 2.4). */
+export function contextForOrigin(origin: string): AppContext {
+  if (origin === 'embed') return 'embed';
+  if (origin === 'landing_page') return 'minisite';
+  return 'marketplace';
+}
+
+export function isCheckoutOrigin(value: unknown): value is CheckoutOrigin {
+  return typeof value === 'string' && (CHECKOUT_ORIGINS as readonly string[]).includes(value);
+}
 
 export function isFlow(value: unknown): value is Flow {
   return typeof value === 'string' && (FLOWS as readonly string[]).includes(value);

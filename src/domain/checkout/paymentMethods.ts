@@ -9,6 +9,16 @@ export type PaymentMethod = 'card' | 'paypal' | 'klarna' | 'invoice' | 'manual';
 
 export const PAYMENT_METHODS: readonly PaymentMethod[] = ['card', 'paypal', 'klarna', 'invoice', 'manual'];
 
+/** What the browser needs to load the widget of the provider that takes a method (never a secret). */
+export type PublicProviderConfig =
+  | { provider: 'stripe'; publishableKey: string }
+  | { provider: 'paypal'; clientId: string; currency: string }
+  | { provider: 'test' }
+  | { provider: 'test-wallet' };
+
+/** Per provider method that is offered; a method missing here has no provider (live mode without its keys). */
+export type PublicPaymentConfig = Partial<Record<Extract<PaymentMethod, 'card' | 'paypal' | 'klarna'>, PublicProviderConfig>>;
+
 export interface PaymentOptions {
   card?: { enabled?: boolean | null } | null;
   paypal?: { enabled?: boolean | null } | null;

@@ -82,11 +82,8 @@ export interface CheckoutLocation {
   formatted: string;
 }
 
-/** What the browser needs to load a provider's widget (never a secret). */
-export interface PublicPaymentConfig {
-  card: { provider: 'stripe'; publishableKey: string } | { provider: 'test' };
-  paypal: { provider: 'paypal'; clientId: string; currency: string } | { provider: 'test-wallet' };
-}
+import type { PublicPaymentConfig, PublicProviderConfig } from '../../domain/checkout/paymentMethods.ts';
+export type { PublicPaymentConfig, PublicProviderConfig };
 
 export interface CheckoutBootstrap {
   context: AppContext;
