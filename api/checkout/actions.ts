@@ -95,7 +95,7 @@ export const ACTION_PAYLOADS = {
   'order pricing options picked': pricing,
   'contact details filled': contact,
   'order contact details filled': contact,
-  'payment method selected': z.object({ paymentMethod: z.enum(PAYMENT_METHODS as unknown as [string, ...string[]]) }),
+  'payment method selected': z.object({ paymentMethod: z.enum(PAYMENT_METHODS) }),
   'payment was successful': z.object({
     payment_intent_client_secret: z.string().max(500).optional(),
     redirect_status: z.string().max(100).optional(),

@@ -12,12 +12,12 @@ import type { AppEnv } from '../app.ts';
 import { parseJson, pence } from '../http/parse.ts';
 import { ProblemError, problems, type ProblemProperty } from '../../src/domain/problems.ts';
 import { loadCourseCatalogue, loadOccurrence } from '../../db/queries/checkout.ts';
-import { costOf, durationLabel } from '../checkout/context.ts';
+import { costOf } from '../checkout/context.ts';
 import { checkVoucher } from '../checkout/vouchers.ts';
 import { invalidVoucherProblem } from '../../src/domain/checkout/problems.ts';
-import { CHECKOUT_ORIGINS, defaultFlowForCourseType, type Flow } from '../../src/domain/checkout/flows.ts';
+import { CHECKOUT_ORIGINS } from '../../src/domain/checkout/flows.ts';
 import { checkoutPricesVisible } from '../../src/domain/pricing.ts';
-import { checkoutDurationText } from '../../src/domain/time.ts';
+import { durationExtra } from '../../src/domain/checkout/request.ts';
 
 const line = z.object({ _id: z.string().min(1).max(200), quantity: z.number().int().min(0).max(10_000) });
 const body = z.object({
@@ -40,7 +40,6 @@ export function costSummaryRoutes() {
     if (!cat || !cat.course.published) throw new ProblemError(problems.notFound('No such course'));
     const occ = input.occurrence_ref ? await loadOccurrence(db, input.occurrence_ref, cat) : null;
     if (input.occurrence_ref && !occ) throw new ProblemError(problems.validation([{ key: 'occurrence_ref', name: 'Occurrence', message: 'is not one of this course\u2019s dates' }]));
-    const flow: Flow = occ ? 'booking' : defaultFlowForCourseType(cat.course.type);
     const offers = occ ? occ.offers : cat.offers;
     const addOns = occ ? occ.addOns : cat.addOns;
     const properties: ProblemProperty[] = [];
@@ -52,8 +51,11 @@ export function costSummaryRoutes() {
     });
     const options = cat.course.duration_pricing ?? [];
     input.extras.forEach((e, i) => {
-      const match = options.find((o) => (o.extra_cost ?? 0) === e.cost
-        && [o.label, durationLabel(o.duration), o.duration ? checkoutDurationText(o.duration) : null].includes(e.label));
+      // The extra must be exactly what the duration's rule gives (spec 7: its label or duration text, its extra cost).
+      const match = options.find((o) => {
+        const extra = durationExtra(o, e.quantity);
+        return extra !== null && extra.cost === e.cost && extra.label === e.label.trim();
+      });
       if (!match) properties.push({ key: `extras.${i}`, name: 'Duration', message: 'is not one of this course\u2019s durations' });
     });
     if (properties.length) throw new ProblemError(problems.validation(properties));
@@ -64,7 +66,8 @@ export function costSummaryRoutes() {
       voucher = { code: check.voucher.code, kind: check.voucher.kind, amount: Number(check.voucher.amount) };
     }
     const summary = costOf(
-      { cat, occ, flow },
+      cat,
+      { offers, addOns },
       {
         offers: input.offers.map((l) => ({ offerId: l._id, quantity: l.quantity })),
         addOns: input.add_ons.map((l) => ({ addonId: l._id, quantity: l.quantity })),

@@ -5,13 +5,15 @@
  */
 import type { Selectable } from 'kysely';
 import type { WithDefault } from '../schema.ts';
+import type { CheckoutOrigin, Flow } from '../../src/domain/checkout/flows.ts';
 
 export type CheckoutStatus = 'open' | 'completed' | 'abandoned';
 
 export interface CheckoutsTable {
   id: string;
-  flow: string;
-  origin: string;
+  /** Written only from the flow's definition and the parsed initialise body, so always one of these. */
+  flow: Flow;
+  origin: CheckoutOrigin;
   course_id: string;
   educator_id: string;
   occurrence_id: string | null;

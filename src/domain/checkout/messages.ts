@@ -32,6 +32,14 @@ export function messageFieldLabel(educatorName: string): string {
 }
 
 /** Spec 2.14 "Invoice": "This invoice will be due by {date}." (date as '14 November 2023', en-GB, Europe/London). */
+/**
+ * Spec 2.14 "Invoice": the due date of an invoice raised now, `dueDays` (the educator's invoice_due_days) later.
+ * The screen shows it before paying and the server records it, from this one rule.
+ */
+export function invoiceDueDate(now: number, dueDays: number): number {
+  return now + dueDays * 86400;
+}
+
 export function invoiceDueText(dueDate: number, locale: string = DEFAULT_DISPLAY_LOCALE, timeZone: string = DEFAULT_TIME_ZONE): string {
   const date = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone }).format(new Date(dueDate * 1000));
   return `This invoice will be due by ${date}.`;

@@ -6,7 +6,7 @@
 import { useState } from 'react';
 import { showProblem, submitAction } from '../../../stores/checkout.ts';
 import { INVOICE_FIELD_LABELS, validateInvoiceDetails, type InvoiceDetails } from '../../../domain/checkout/validation.ts';
-import { invoiceDueText } from '../../../domain/checkout/messages.ts';
+import { invoiceDueDate, invoiceDueText } from '../../../domain/checkout/messages.ts';
 import { PAY_BY_INVOICE } from '../../../domain/checkout/constants.ts';
 import { fieldDomId } from '../../../domain/checkout/ui.ts';
 import { problems } from '../../../domain/problems.ts';
@@ -29,7 +29,7 @@ export function InvoiceForm({ dueDays, initial, disabled }: { dueDays: number; i
     billing_address: '',
   });
   const [invalid, setInvalid] = useState<Set<string>>(new Set());
-  const dueDate = Math.floor(Date.now() / 1000) + dueDays * 86400;
+  const dueDate = invoiceDueDate(Math.floor(Date.now() / 1000), dueDays);
 
   function submit() {
     const properties = validateInvoiceDetails(details, 'payload');
