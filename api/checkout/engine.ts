@@ -342,6 +342,8 @@ export async function handlePaymentEvent(deps: Deps, event: PaymentEvent): Promi
   }
   if (result === 'refund') {
     await provider.refundPayment(payment.id);
+    await deps.db.updateTable('checkout_payments').set({ status: 'refunded', updated_at: deps.now() })
+      .where('provider', '=', event.provider).where('provider_payment_id', '=', event.paymentId).execute();
     return 'refunded';
   }
   if (ctx) await runAfter(ctx);

@@ -133,6 +133,8 @@ export interface CheckoutPaymentsTable {
   status: string;
   created_at: number;
   updated_at: number;
+  /** When the reconciler last asked the provider about it (null: never). */
+  checked_at: number | null;
 }
 
 /** The built-in test provider's own state (it stands in for a card provider's servers). */

@@ -43,7 +43,9 @@ export async function leavePayment(ctx: Ctx): Promise<void> {
     ctx.after.push(async () => {
       await providerNamed(ctx.deps, providerName)?.cancelPayment(paymentId);
     });
-    await ctx.q.updateTable('checkout_payments').set({ status: 'canceled', updated_at: ctx.now })
+    // Not 'canceled' yet: a payment the buyer completed just before (or a cancel that fails) still takes money.
+    // The reconciler asks the provider, and refunds it if it succeeded.
+    await ctx.q.updateTable('checkout_payments').set({ status: 'canceling', updated_at: ctx.now })
       .where('provider', '=', providerName).where('provider_payment_id', '=', paymentId).where('status', '!=', 'succeeded').execute();
   }
   ctx.row.payment_id = null;
