@@ -14,6 +14,7 @@ import { documentToken } from '../checkout/ids.ts';
 import { courseLink, loginUrl, mainOrigin, payInvoiceLink } from '../../src/domain/links.ts';
 import { formatPence } from '../../src/domain/money.ts';
 import { needsProvider } from '../payments/registry.ts';
+import { originForContext } from '../../src/domain/checkout/flows.ts';
 import { invoiceDueText } from '../../src/domain/checkout/messages.ts';
 import { referenceText } from '../../src/domain/checkout/outcomes.ts';
 import {
@@ -189,7 +190,7 @@ export async function outcomePage(astro: AstroGlobal, context: PageContext, kind
     const here = visitorUrl(astro, `${stripMinisite(astro.url.pathname)}${astro.url.search}`);
     const loginHref = loginUrl({
       host: config.PUBLIC_HOST.toLowerCase(), protocol: config.PUBLIC_PROTOCOL, currentUrl: here, educatorId: educator.id,
-      origin: context === 'marketplace' ? 'marketplace' : 'landing_page',
+      origin: originForContext(context),
     });
     if (context === 'marketplace') return { state: 'redirect', location: loginHref };
     return { state: 'signed-out', educator, loginHref };

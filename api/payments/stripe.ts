@@ -62,12 +62,6 @@ export function parseStripePaymentId(id: string): { accountId: string | null; in
   return at < 0 ? { accountId: null, intentId: id } : { accountId: id.slice(0, at), intentId: id.slice(at + 1) };
 }
 
-/** The intent id inside a client secret ('pi_123_secret_abc' → 'pi_123'). */
-export function intentIdFromClientSecret(clientSecret: string): string | null {
-  const at = clientSecret.indexOf('_secret_');
-  return at > 0 ? clientSecret.slice(0, at) : null;
-}
-
 /** Spec 8 "Card provider": any Stripe failure (API, network, unexpected) as the spec's problem. */
 export function stripeErrorProblem(err: unknown): Problem {
   if (err instanceof ProblemError) return err.problem;

@@ -10,7 +10,6 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { ProblemError, CARD_DETAILS_MESSAGE, PAYMENT_AUTH_FAILED_MESSAGE, PAYMENT_PROCESSING_MESSAGE } from '../../src/domain/problems.ts';
 import {
   StripePaymentProvider,
-  intentIdFromClientSecret,
   parseStripePaymentId,
   stripeHostOptions,
   verifyCardPayment,
@@ -93,8 +92,6 @@ describe('configuration', () => {
   it('reads ids from payment ids and client secrets', () => {
     expect(parseStripePaymentId('acct_1:pi_2')).toEqual({ accountId: 'acct_1', intentId: 'pi_2' });
     expect(parseStripePaymentId('pi_2')).toEqual({ accountId: null, intentId: 'pi_2' });
-    expect(intentIdFromClientSecret('pi_3ABC_secret_xyz')).toBe('pi_3ABC');
-    expect(intentIdFromClientSecret('nonsense')).toBeNull();
   });
 });
 

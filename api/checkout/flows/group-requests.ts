@@ -7,7 +7,7 @@ import { entry, type Ctx, type DatesState } from '../context.ts';
 import { contactStep } from '../steps/contact.ts';
 import { confirmationStep, datesSelection, groupDatesStep, messageStep } from '../steps/common.ts';
 import { courseCatalogue } from '../steps/lines.ts';
-import { insertRequest, messageOf } from './shared.ts';
+import { insertRequest, messageOf, priceDefaults } from './shared.ts';
 
 /** Everything but the flow's name: the two flows differ only in what the educator is asked for. */
 const shared = {
@@ -20,7 +20,8 @@ const shared = {
   catalogue: courseCatalogue,
   selection: datesSelection,
   holds: () => ({ occurrenceId: null, spaces: 0, voucherId: null }),
-  defaults: () => ({}),
+  // The Dates step starts from the first offer on sale, like Spaces (spec 4 "Defaults").
+  defaults: priceDefaults,
   outcome: (ctx: Ctx, _pay: CompletionPayment, base: OutcomeBase) =>
     insertRequest(ctx, base, { dates: entry<DatesState>(ctx, 'dates'), message: messageOf(ctx), costSummary: ctx.row.cost_summary }),
 };
