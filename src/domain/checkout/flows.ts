@@ -92,9 +92,6 @@ export function contextForOrigin(origin: string): AppContext {
   return 'marketplace';
 }
 
-export function isCheckoutOrigin(value: unknown): value is CheckoutOrigin {
-  return typeof value === 'string' && (CHECKOUT_ORIGINS as readonly string[]).includes(value);
-}
 
 export function isFlow(value: unknown): value is Flow {
   return typeof value === 'string' && (FLOWS as readonly string[]).includes(value);

@@ -42,20 +42,6 @@ export function requestDatesTitle(calendarBased: boolean): string {
   return calendarBased ? 'Select a Date & Time' : 'Preferred Dates';
 }
 
-/** Spec 3 "Checkout state.stepState": the state entry each step writes (login and confirmation write none). */
-export const STEP_STATE_KEYS: Readonly<Record<StepId, string | null>> = {
-  date: 'date',
-  spaces: 'price',
-  offers: 'price',
-  delivery: 'delivery',
-  dates: 'dates',
-  message: 'message',
-  login: null,
-  contactDetails: 'contactDetails',
-  payment: 'payment',
-  confirmation: null,
-};
-
 /** Spec 2.14 table "Steps per flow (before login / after login)", from each flow's rules. */
 export function flowSteps(flow: Flow): { beforeLogin: readonly StepId[]; afterLogin: readonly StepId[] } {
   return FLOW_RULES[flow].steps;
