@@ -12,7 +12,7 @@ import type { CheckoutRow } from '../../db/schema/checkout.ts';
 import type { AddOnRow, OfferRow } from '../../db/queries/checkout.ts';
 import type { Flow, FlowStepId } from '../../src/domain/checkout/flows.ts';
 import type { StepId } from '../../src/domain/checkout/steps.ts';
-import type { PaymentState } from '../../db/schema/checkout.ts';
+import type { OutcomeColumns, PaymentState } from '../../db/schema/checkout.ts';
 import type { StoredLines } from '../../db/queries/bookings.ts';
 import { parseWith } from '../http/parse.ts';
 import type { ProviderPayment } from '../payments/types.ts';
@@ -103,21 +103,8 @@ export interface CompletionPayment {
   manualNote?: string | null;
 }
 
-/** The columns every outcome record shares (bookings, orders, booking_requests, booking_applications). */
-export interface OutcomeBase {
-  checkout_id: string;
-  flow: string;
-  course_id: string;
-  educator_id: string;
-  user_id: string;
-  student_id: string;
-  origin: string;
-  lines: StoredLines & Record<string, unknown>;
-  contact_details: Record<string, unknown>;
-  total_cost: number;
-  currency: string;
-  created_at: number;
-}
+/** The columns every outcome record shares, as complete() fills them for the flow's outcome (its own id and details aside). */
+export type OutcomeBase = Omit<OutcomeColumns, 'id' | 'details' | 'lines' | 'currency'> & { lines: StoredLines & Record<string, unknown>; currency: string };
 
 /** What an outcome is, for the checkout row, the confirmation screen and the e-mails. */
 export type OutcomeKind = 'booking' | 'order' | 'request' | 'application';

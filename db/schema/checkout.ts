@@ -65,7 +65,7 @@ export interface SpaceHoldsTable {
 export type PaymentState = 'paid' | 'unpaid' | 'free';
 
 /** Shared columns of the four outcomes. */
-interface OutcomeColumns {
+export interface OutcomeColumns {
   id: string;
   checkout_id: string;
   flow: string;
