@@ -44,6 +44,7 @@ import { claimsRoutes } from './routes/claims.ts';
 import { accountRoutes } from './routes/account.ts';
 // Payments (issue 6): provider webhooks (raw body, signature-verified; no Origin header, so CSRF lets them through).
 import { paymentWebhookRoutes } from './routes/payment-webhooks.ts';
+import { createPageServices } from './pages/services.ts';
 
 export interface Deps {
   db: Db;
@@ -65,6 +66,8 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
   const { config } = deps;
   const clientDir = resolve(config.DIST_DIR, 'client');
   const app = new Hono<AppEnv>();
+  // What on-demand pages ask the server for (src/lib/page-services.ts).
+  const services = createPageServices(deps);
 
   app.onError((err, c) => {
     const problem = toProblem(err);
@@ -116,7 +119,8 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
   api.route('/', vouchersRoutes());
   api.route('/', availabilityRoutes());
   api.route('/', bookingsRoutes());
-  api.route('/', testPaymentsRoutes());
+  // The test provider's "servers" exist only while test payments are switched on (api/payments/registry.ts).
+  if (config.PAYMENTS_MODE === 'test') api.route('/', testPaymentsRoutes());
   api.all('*', (c) => problemResponse(c, problems.notFound(), config.ERRORS_HOST));
   // CORS for the API (api/http/cors.ts): marketplace, minisites and API_ORIGIN, with credentials.
   app.use('/api/*', apiCors(config));
@@ -153,7 +157,7 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
       // Accounts: on-demand pages (login, profile, add-review…) see the signed-in user as Astro.locals.user.
       c.set('user', (await requestSession(c))?.user ?? null);
       // (db: the server's own handle, so on-demand pages use the same database as the API.)
-      const locals = { site: c.var.site, user: c.var.user, db: deps.db };
+      const locals = { site: c.var.site, user: c.var.user, db: deps.db, services };
       // Accounts: on a minisite host, on-demand pages live under /minisite/{slug}/… like the static ones
       // (e.g. /{courseSlug}/add-review); host-independent pages (/login, /logout, /profile…) are tried next.
       const slug = c.var.site.minisiteSlug;

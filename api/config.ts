@@ -32,6 +32,13 @@ export const configSchema = z.object({
   CAPTCHA_MAX_NUMBER: z.coerce.number().int().min(1).max(10_000_000).default(20_000),
   /** Seconds a captcha challenge stays valid after it is issued. */
   CAPTCHA_EXPIRES_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
+  /**
+   * test: test providers stand in for any method without a configured provider, and the test-payment routes
+   * exist; live: only configured providers, a method without one is not offered. Default: test on http, live on https.
+   */
+  PAYMENTS_MODE: z.enum(['test', 'live']).optional(),
+  /** Allows PAYMENTS_MODE=test under https, for a staging demo that must never take real bookings. */
+  PAYMENTS_ALLOW_TEST_ON_HTTPS: bool.default('false'),
   STRIPE_SECRET_KEY: z.string().default(''),
   STRIPE_PUBLISHABLE_KEY: z.string().default(''),
   /** whsec_… of the webhook endpoint(s); comma-separated for the Connect endpoint and the platform endpoint. */
@@ -62,12 +69,27 @@ export const configSchema = z.object({
   LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
   /** Seconds a checkout holds its spaces (and voucher use) once the learner reaches Payment. */
   CHECKOUT_HOLD_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
+  /** The longest a checkout may hold spaces in total, from its first hold: renewals never pass it. */
+  CHECKOUT_HOLD_MAX_SECONDS: z.coerce.number().int().min(60).max(7 * 86_400).default(1800),
 }).transform((c) => ({
   ...c,
   // Unset hosts follow the port, so `PORT=8080 npm start` links to itself.
   PUBLIC_HOST: c.PUBLIC_HOST || `localhost:${c.PORT}`,
   ADMIN_HOST: c.ADMIN_HOST || `admin.localhost:${c.PORT}`,
-}));
+  PAYMENTS_MODE: c.PAYMENTS_MODE ?? (c.PUBLIC_PROTOCOL === 'https' ? 'live' : 'test'),
+})).superRefine((c, ctx) => {
+  // A production site (https) never lets a test provider record a booking as paid with no money taken.
+  if (c.PAYMENTS_MODE === 'test' && c.PUBLIC_PROTOCOL === 'https' && !c.PAYMENTS_ALLOW_TEST_ON_HTTPS) {
+    ctx.addIssue({
+      code: z.ZodIssueCode.custom,
+      path: ['PAYMENTS_MODE'],
+      message: 'test payments under https would record bookings as paid with no money taken; use live, or set PAYMENTS_ALLOW_TEST_ON_HTTPS=true for a staging demo',
+    });
+  }
+  if (c.PAYMENTS_MODE === 'live' && c.STRIPE_SECRET_KEY && !c.STRIPE_PUBLISHABLE_KEY) {
+    ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['STRIPE_PUBLISHABLE_KEY'], message: 'is needed with STRIPE_SECRET_KEY: the card form loads Stripe.js with it' });
+  }
+});
 
 export type Config = z.infer<typeof configSchema>;
 

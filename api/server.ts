@@ -10,6 +10,11 @@ import { loadConfig, type Config } from './config.ts';
 import { createApp, type AstroHandler } from './app.ts';
 import { openDb, dialectOf } from '../db/client.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import { loggerFor } from './log.ts';
+import { Workers } from './background.ts';
+import { describePayments } from './payments/registry.ts';
+import { holdSweeperJob } from './checkout/hold-sweeper.ts';
+import { paymentReconcilerJob } from './checkout/reconciler.ts';
 
 export async function startServer(config: Config = loadConfig()) {
   const db = openDb({ url: config.DATABASE_URL });
@@ -22,7 +27,15 @@ export async function startServer(config: Config = loadConfig()) {
   } else if (config.LOG_LEVEL !== 'silent') {
     console.warn(`No built site at ${entry}: run \`npm run build\` first. Serving the API only.`);
   }
-  const app = createApp({ db, dialect: dialectOf(config.DATABASE_URL), config, now: () => Math.floor(Date.now() / 1000) }, { astro });
+  const deps = { db, dialect: dialectOf(config.DATABASE_URL), config, now: () => Math.floor(Date.now() / 1000) };
+  const app = createApp(deps, { astro });
+  const log = loggerFor(config);
+  // Which payment methods are live, and who takes them: a live site must never find out from a booking.
+  log.info('payments', describePayments(config));
+  // Background work (DESIGN 11): lapsed holds released, unsettled provider payments reconciled.
+  const workers = new Workers(log);
+  workers.start(holdSweeperJob(deps));
+  workers.start(paymentReconcilerJob(deps));
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.BIND_HOST, overrideGlobalObjects: false });
   await new Promise<void>((ok) => server.once('listening', () => ok()));
   const address = server.address();
@@ -43,6 +56,7 @@ export async function startServer(config: Config = loadConfig()) {
       return row?.slug ?? null;
     },
     async close() {
+      await workers.stopAll();
       await new Promise<void>((ok) => server.close(() => ok()));
       await db.destroy();
     },

@@ -18,6 +18,7 @@ import type { Dialect } from '../../db/client.ts';
 import type { Q } from '../../db/queries/checkout.ts';
 import type { SpaceHoldRow } from '../../db/schema/checkout.ts';
 import { newId } from './ids.ts';
+import { lapsedVoucherUses } from '../../db/queries/holds.ts';
 
 export interface HoldRequest {
   occurrenceId: string | null;
@@ -25,7 +26,7 @@ export interface HoldRequest {
   voucherId: string | null;
 }
 
-export type HoldFailure = { kind: 'spaces'; available: number } | { kind: 'voucher' };
+export type HoldFailure = { kind: 'spaces'; available: number } | { kind: 'voucher' } | { kind: 'lapsed' };
 
 export async function lockOccurrence(q: Q, dialect: Dialect, occurrenceId: string): Promise<void> {
   if (dialect !== 'postgres') return;
@@ -139,10 +140,15 @@ export async function currentHold(q: Q, checkoutId: string): Promise<SpaceHoldRo
 export async function acquireHold(
   q: Q,
   dialect: Dialect,
-  input: { checkoutId: string; now: number; ttlSeconds: number } & HoldRequest,
+  input: { checkoutId: string; now: number; ttlSeconds: number; maxSeconds?: number } & HoldRequest,
 ): Promise<{ ok: true; hold: SpaceHoldRow } | { ok: false; failure: HoldFailure }> {
   const { checkoutId, now } = input;
   const existing = await currentHold(q, checkoutId);
+  // The cap runs from the checkout's first hold (the row is kept across release and renewal), so neither
+  // renewing nor going back and forth keeps spaces from other learners longer than maxSeconds.
+  const capEnd = input.maxSeconds === undefined ? Infinity : Number(existing?.created_at ?? now) + input.maxSeconds;
+  if (now >= capEnd) return { ok: false, failure: { kind: 'lapsed' } };
+  const expiresAt = Math.min(now + input.ttlSeconds, capEnd);
   const occurrences = [input.occurrenceId, existing?.occurrence_id].filter((v): v is string => !!v);
   for (const o of [...new Set(occurrences)].sort()) await lockOccurrence(q, dialect, o);
   const vouchers = [input.voucherId, existing?.voucher_id].filter((v): v is string => !!v);
@@ -155,8 +161,8 @@ export async function acquireHold(
       && Number(fresh.spaces) === (input.occurrenceId ? input.spaces : 0) && (fresh.voucher_id ?? null) === input.voucherId;
     if (same) {
       // Renewing the same hold only moves its expiry.
-      await q.updateTable('space_holds').set({ expires_at: now + input.ttlSeconds, updated_at: now }).where('id', '=', fresh.id).execute();
-      return { ok: true, hold: { ...fresh, expires_at: now + input.ttlSeconds, updated_at: now } };
+      await q.updateTable('space_holds').set({ expires_at: expiresAt, updated_at: now }).where('id', '=', fresh.id).execute();
+      return { ok: true, hold: { ...fresh, expires_at: expiresAt, updated_at: now } };
     }
     await releaseRow(q, fresh, now);
   }
@@ -175,11 +181,14 @@ export async function acquireHold(
     }
   }
   if (input.voucherId) {
+    // Uses still counted for lapsed holds on other occurrences are free: this transaction holds the voucher's
+    // lock, so the count is current; the sweeper gives the counter back later.
+    const lapsed = await lapsedVoucherUses(q, input.voucherId, now);
     const res = await q
       .updateTable('vouchers')
       .set({ uses: sql<number>`uses + 1` })
       .where('id', '=', input.voucherId)
-      .where((eb) => eb.or([eb('max_uses', 'is', null), eb('uses', '<', eb.ref('max_uses'))]))
+      .where((eb) => eb.or([eb('max_uses', 'is', null), eb('uses', '<', sql<number>`max_uses + ${lapsed}`)]))
       .executeTakeFirst();
     if (Number(res.numUpdatedRows) === 0) return { ok: false, failure: { kind: 'voucher' } };
   }
@@ -188,7 +197,7 @@ export async function acquireHold(
     spaces: input.occurrenceId ? input.spaces : 0,
     voucher_id: input.voucherId,
     status: 'held' as const,
-    expires_at: now + input.ttlSeconds,
+    expires_at: expiresAt,
     updated_at: now,
   };
   if (existing) {

@@ -7,6 +7,7 @@ import type { Selectable } from 'kysely';
 import type { VouchersTable } from '../../db/schema.ts';
 import type { Q } from '../../db/queries/checkout.ts';
 import type { VoucherFailure } from '../../src/domain/checkout/problems.ts';
+import { lapsedVoucherUses } from '../../db/queries/holds.ts';
 
 export type VoucherRow = Selectable<VouchersTable>;
 
@@ -14,7 +15,7 @@ export type VoucherCheck = { ok: true; voucher: VoucherRow } | { ok: false; reas
 
 /**
  * Finds a voucher of the educator by its id or its code (codes compare case-insensitively) and checks it:
- * it exists, belongs to this course (or to every course), has not expired, has uses left.
+ * it exists, belongs to this course (or to every course), has not expired, has uses left (net of lapsed holds).
  * `ownHold` counts a use this checkout already holds, so renewing its own hold is not "used up".
  */
 export async function checkVoucher(
@@ -31,7 +32,10 @@ export async function checkVoucher(
   if (!voucher) return { ok: false, reason: 'unknown' };
   if (voucher.course_id && voucher.course_id !== input.courseId) return { ok: false, reason: 'wrongCourse' };
   if (voucher.expires_at !== null && Number(voucher.expires_at) <= input.now) return { ok: false, reason: 'expired' };
-  const uses = Number(voucher.uses) - (input.ownHold ? 1 : 0);
-  if (voucher.max_uses !== null && uses >= Number(voucher.max_uses)) return { ok: false, reason: 'usedUp' };
+  if (voucher.max_uses !== null) {
+    // Uses held by checkouts whose hold lapsed are free again (the same count the hold's guard uses).
+    const uses = Number(voucher.uses) - (input.ownHold ? 1 : 0) - (await lapsedVoucherUses(q, voucher.id, input.now));
+    if (uses >= Number(voucher.max_uses)) return { ok: false, reason: 'usedUp' };
+  }
   return { ok: true, voucher };
 }

@@ -15,6 +15,8 @@ import { noStore, pageConfig, pageSite, pageUser, requestDb, visitorUrl } from '
 import { documentToken } from '../checkout/ids.ts';
 import { courseLink, loginUrl, mainOrigin, occurrenceLinkFromBooking, payInvoiceLink } from '../../src/domain/links.ts';
 import { formatPence } from '../../src/domain/money.ts';
+import { needsProvider } from '../payments/registry.ts';
+import { originForContext } from '../../src/domain/checkout/flows.ts';
 import { invoiceDueText } from '../../src/domain/checkout/messages.ts';
 import { referenceText } from '../../src/domain/checkout/outcomes.ts';
 import {
@@ -142,7 +144,7 @@ function modelOf(view: BookingView | OrderView, context: PageContext, now: numbe
       deadlineText: policy.deadline !== null ? longDate(policy.deadline) : null,
       cancelledText: cancelled ? `This booking was cancelled${c ? ` on ${longDate(Number(c.cancelled_at))}` : ''}.` : null,
       refundText,
-      refundPreview: view.paymentState === 'paid' && view.totalCost > 0 && ['card', 'paypal', 'klarna'].includes(view.paymentMethod ?? '')
+      refundPreview: view.paymentState === 'paid' && view.totalCost > 0 && needsProvider(view.paymentMethod ?? '')
         ? `${money(view.totalCost)} will be refunded to your ${paymentMethodText(view.paymentMethod)}.`
         : view.paymentState === 'unpaid' && view.totalCost > 0 ? 'Nothing will be due.' : null,
     };
@@ -193,7 +195,7 @@ export async function outcomePage(astro: AstroGlobal, context: PageContext, kind
     const here = visitorUrl(astro, `${stripMinisite(astro.url.pathname)}${astro.url.search}`);
     const loginHref = loginUrl({
       host: config.PUBLIC_HOST.toLowerCase(), protocol: config.PUBLIC_PROTOCOL, currentUrl: here, educatorId: educator.id,
-      origin: context === 'marketplace' ? 'marketplace' : 'landing_page',
+      origin: originForContext(context),
     });
     if (context === 'marketplace') return { state: 'redirect', location: loginHref };
     return { state: 'signed-out', educator, loginHref };

@@ -19,7 +19,7 @@ import type { BookingStatus } from '../../db/schema/checkout.ts';
 import type { RefundStatus } from '../../db/schema/documents.ts';
 import { loadBookingView, type BookingView } from '../../db/queries/bookings.ts';
 import { ProblemError, problems } from '../../src/domain/problems.ts';
-import { providerNamed } from '../payments/index.ts';
+import { needsProvider, providerNamed } from '../payments/registry.ts';
 import { mailerFor } from '../mail/index.ts';
 import { cancellationPolicy, longDate } from './describe.ts';
 import { cancellationEmails } from './emails.ts';
@@ -27,8 +27,6 @@ import { documentProblems } from './problems.ts';
 
 /** Stored in bookings.status (a text column) once cancelled. */
 export const CANCELLED: BookingStatus = 'cancelled';
-
-const PROVIDER_METHODS = new Set(['card', 'paypal', 'klarna']);
 
 function notFound(): never {
   throw new ProblemError(problems.notFound('No such booking'));
@@ -52,7 +50,7 @@ export async function cancelBooking(deps: Deps, user: SessionUser, bookingId: st
     }
     throw new ProblemError(documentProblems.cancellationNotAvailable(view.educator.name));
   }
-  const refundable = view.paymentState === 'paid' && !!view.paymentId && !!view.paymentProvider && PROVIDER_METHODS.has(view.paymentMethod ?? '')
+  const refundable = view.paymentState === 'paid' && !!view.paymentId && !!view.paymentProvider && needsProvider(view.paymentMethod ?? '')
     && view.totalCost > 0;
 
   const released = await deps.db.transaction().execute(async (tx) => {

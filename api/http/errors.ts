@@ -17,8 +17,16 @@ export function problemResponse(c: Context, problem: Problem, errorsHost: string
   });
 }
 
-/** zod issues → validation properties `{key, message}`; key is the dotted path under `prefix`. */
+/** The marker a boundary schema puts on an issue that is a money problem, not a validation one (see parse.ts `pence`). */
+export const INVALID_CURRENCY_ISSUE = 'invalid-currency';
+
+/**
+ * zod issues → validation properties `{key, message}`; key is the dotted path under `prefix`. An amount of money
+ * that is not whole pence is its own problem (spec 5: invalid-currency), whatever else is wrong with the input.
+ */
 export function zodProblem(error: ZodError, prefix = ''): Problem {
+  const money = error.issues.find((issue) => issue.code === 'custom' && issue.params?.problem === INVALID_CURRENCY_ISSUE);
+  if (money) return problems.invalidCurrency(money.message);
   const properties: ProblemProperty[] = error.issues.map((issue) => ({
     key: [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || 'body',
     message: issue.message,

@@ -1,8 +1,15 @@
 /** Parsing outside input with zod at the boundary; bad input becomes a validation problem (400). */
 import type { Context } from 'hono';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ProblemError, problems } from '../../src/domain/problems.ts';
-import { zodProblem } from './errors.ts';
+import { INVALID_CURRENCY_ISSUE, zodProblem } from './errors.ts';
+
+/** An amount of money from outside: a number of whole pence (spec 5), else the invalid-currency problem. */
+export const pence = z.number().superRefine((value, ctx) => {
+  if (!Number.isInteger(value)) {
+    ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'Expected an integer amount of pence', params: { problem: INVALID_CURRENCY_ISSUE } });
+  }
+});
 
 export async function parseJson<S extends z.ZodTypeAny>(c: Context, schema: S): Promise<z.infer<S>> {
   let body: unknown;

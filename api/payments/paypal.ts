@@ -14,7 +14,8 @@ import type { Config } from '../config.ts';
 import type { Db } from '../../db/client.ts';
 import { ProblemError, problems, type Problem, type WalletFailureKind } from '../../src/domain/problems.ts';
 import { walletCaptureSucceeded } from '../../src/domain/checkout/outcomes.ts';
-import type { PaymentProvider, PaymentStatus, ProviderPayment } from './types.ts';
+import type { PaymentProvider, PaymentStatus, ProviderAdapter, ProviderPayment } from './types.ts';
+import { receivePayPalWebhook } from './webhooks.ts';
 
 export const PAYPAL_PROVIDER = 'paypal';
 /** The provider's name in the sdk_error message (spec 8). */
@@ -414,3 +415,22 @@ async function readJson(res: Response): Promise<unknown> {
     return null;
   }
 }
+
+/** The PAYPAL-* headers a webhook delivery is verified with. */
+const PAYPAL_WEBHOOK_HEADERS = ['paypal-auth-algo', 'paypal-cert-url', 'paypal-transmission-id', 'paypal-transmission-sig', 'paypal-transmission-time'];
+
+/**
+ * PayPal's registration: the wallet method, approved in PayPal's window and captured by us, refunds, webhooks
+ * verified by PayPal. Live when PAYPAL_CLIENT_ID is set.
+ */
+export const paypalAdapter: ProviderAdapter = {
+  name: PAYPAL_PROVIDER,
+  displayName: PAYPAL_DISPLAY_NAME,
+  methods: ['paypal'],
+  mode: 'live',
+  configured: (config) => !!config.PAYPAL_CLIENT_ID,
+  create: (deps) => PayPalPaymentProvider.fromConfig(deps.db, deps.config),
+  browser: (config) => ({ provider: 'paypal', clientId: config.PAYPAL_CLIENT_ID, currency: 'GBP' }),
+  webhook: (deps, delivery) =>
+    receivePayPalWebhook(deps, delivery.rawBody, Object.fromEntries(PAYPAL_WEBHOOK_HEADERS.map((h) => [h, delivery.header(h)]))),
+};

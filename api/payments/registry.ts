@@ -1,98 +1,98 @@
 /**
- * Which provider takes each payment method (spec 3 "Payment options"), decided by configuration
- * (DESIGN 6 "Offline by default, real by configuration"):
+ * The payment registry: which provider takes each payment method, decided by the registered adapters and the
+ * payments mode (DESIGN 6 "Offline by default, real by configuration"). Every provider registers an adapter
+ * (types.ts ProviderAdapter: methods, display name, capture, refund, webhook, browser widget) in
+ * PROVIDER_ADAPTERS below; nothing else in the product names a provider.
  *
- * | method  | with keys                            | without keys                            |
- * |---------|--------------------------------------|-----------------------------------------|
- * | card    | stripe   (STRIPE_SECRET_KEY set)     | test        (test-provider.ts, test cards) |
- * | klarna  | stripe   (STRIPE_SECRET_KEY set)     | test                                    |
- * | paypal  | paypal   (PAYPAL_CLIENT_ID set)      | test-wallet (test-wallet.ts)            |
- * | invoice | none: the engine records the invoice details                                   |
- * | manual  | none: paid in person                                                           |
+ * PAYMENTS_MODE (api/config.ts):
+ * - test (the default on http, e.g. `npm start` on localhost): a configured live provider takes its methods
+ *   (Stripe or PayPal test keys), else the built-in test provider or test wallet stands in; the test-payment
+ *   routes exist.
+ * - live (the default on https): only configured live providers; a method none of them takes is not offered
+ *   (the payment-options answer and the checkout both leave it out). Test providers do not exist.
  *
- * Every provider implements PaymentProvider (types.ts). Wallet providers (paypal, test-wallet) also
- * have `capturePayment` (see WalletProvider). Instances are cached per database handle: they hold
- * SDK clients, not state another process would need.
+ * Invoice and in-person payment need no provider: a method no adapter declares is settled by the engine itself.
+ * Provider instances are cached per database handle and configuration: they hold SDK clients, never state
+ * another process would need.
  */
-import type { Deps } from '../app.ts';
 import type { Config } from '../config.ts';
-import type { PaymentMethod } from '../../src/domain/checkout/paymentMethods.ts';
-import type { PaymentProvider, ProviderPayment } from './types.ts';
-import { TestPaymentProvider } from './test-provider.ts';
-import { StripePaymentProvider, STRIPE_PROVIDER } from './stripe.ts';
-import { PayPalPaymentProvider, PAYPAL_PROVIDER } from './paypal.ts';
-import { TestWalletProvider, TEST_WALLET_PROVIDER } from './test-wallet.ts';
+import { PAYMENT_METHODS, type PaymentMethod } from '../../src/domain/checkout/paymentMethods.ts';
+import type { PaymentProvider, PaymentsMode, ProviderAdapter, ProviderDeps, ProviderMethod, PublicPaymentConfig } from './types.ts';
+import { stripeAdapter } from './stripe.ts';
+import { paypalAdapter } from './paypal.ts';
+import { testCardAdapter } from './test-provider.ts';
+import { testWalletAdapter } from './test-wallet.ts';
 
-export type PaymentProviderName = 'test' | typeof STRIPE_PROVIDER | typeof PAYPAL_PROVIDER | typeof TEST_WALLET_PROVIDER;
+/** Every provider the product knows, live ones first (the first configured adapter taking a method wins). */
+export const PROVIDER_ADAPTERS: readonly ProviderAdapter[] = [stripeAdapter, paypalAdapter, testCardAdapter, testWalletAdapter];
 
-/** A wallet-payment provider: the buyer approves an order, then we capture it (spec 4, 7). */
-export interface WalletProvider extends PaymentProvider {
-  /** The name in "An error occurred with {wallet provider}…" (spec 8). */
-  readonly displayName: string;
-  /** Resolves only with a succeeded payment; otherwise throws the spec 8 wallet problem. */
-  capturePayment(id: string, expect?: { checkoutId?: string; amount?: number; currency?: string }): Promise<ProviderPayment>;
+/** Whether a method is taken by a provider (card, wallet, pay-later) rather than settled offline (invoice, in person). */
+export function needsProvider(method: PaymentMethod | (string & {})): method is ProviderMethod {
+  return PROVIDER_ADAPTERS.some((a) => (a.methods as readonly string[]).includes(method));
 }
 
-export function isWalletProvider(provider: PaymentProvider | null | undefined): provider is WalletProvider {
-  return !!provider && typeof (provider as Partial<WalletProvider>).capturePayment === 'function';
+/** The adapters that exist under this configuration: configured live ones, and the test ones in test mode. */
+function activeAdapters(config: Pick<Config, 'PAYMENTS_MODE'> & Config): ProviderAdapter[] {
+  return PROVIDER_ADAPTERS.filter((a) => (a.mode === 'live' ? a.configured(config) : config.PAYMENTS_MODE === 'test'));
 }
 
-/** The provider name for a method under this configuration; null for invoice and in-person payment. */
-export function providerNameFor(
-  method: PaymentMethod | (string & {}),
-  config: Pick<Config, 'STRIPE_SECRET_KEY' | 'PAYPAL_CLIENT_ID'>,
-): PaymentProviderName | null {
-  switch (method) {
-    case 'card':
-    case 'klarna':
-      return config.STRIPE_SECRET_KEY ? STRIPE_PROVIDER : 'test';
-    case 'paypal':
-      return config.PAYPAL_CLIENT_ID ? PAYPAL_PROVIDER : TEST_WALLET_PROVIDER;
-    default:
-      return null;
+/** The adapter that takes a method now; null for offline methods and for methods no active provider takes. */
+export function adapterFor(config: Config, method: PaymentMethod | (string & {})): ProviderAdapter | null {
+  return activeAdapters(config).find((a) => (a.methods as readonly string[]).includes(method)) ?? null;
+}
+
+/** The methods that can be offered under this configuration (before the educator's options and the flow's rules). */
+export function availableMethods(config: Config): PaymentMethod[] {
+  return PAYMENT_METHODS.filter((m) => !needsProvider(m) || adapterFor(config, m) !== null);
+}
+
+/** What the browser widgets need, per provider method that is offered (never a secret). */
+export function publicPaymentConfig(config: Config): PublicPaymentConfig {
+  const result: PublicPaymentConfig = {};
+  for (const method of PAYMENT_METHODS) {
+    if (!needsProvider(method)) continue;
+    const adapter = adapterFor(config, method);
+    if (adapter) result[method] = adapter.browser(config, method);
   }
+  return result;
 }
 
-type ProviderDeps = Pick<Deps, 'db' | 'now' | 'config'>;
+/** One line for the start-up log: the mode and which provider takes each method, or that it is not offered. */
+export function describePayments(config: Config): { mode: PaymentsMode; methods: Record<string, string> } {
+  const methods: Record<string, string> = {};
+  for (const method of PAYMENT_METHODS) {
+    if (!needsProvider(method)) methods[method] = 'offline';
+    else methods[method] = adapterFor(config, method)?.name ?? 'not offered';
+  }
+  return { mode: config.PAYMENTS_MODE, methods };
+}
+
 /** db handle → config → name → provider. */
 const cache = new WeakMap<object, WeakMap<object, Map<string, PaymentProvider>>>();
 
 /**
- * The provider by the name stored with a payment (checkouts.payment_provider). A provider whose
- * keys are not configured is null (its payments cannot be checked from here).
+ * The provider by the name stored with a payment (checkouts.payment_provider); null when that provider does not
+ * exist under this configuration (its keys are not set, or it is a test provider in live mode).
  */
-export function paymentProviderNamed(deps: ProviderDeps, name: string): PaymentProvider | null {
+export function providerNamed(deps: ProviderDeps, name: string): PaymentProvider | null {
+  const adapter = activeAdapters(deps.config).find((a) => a.name === name);
+  if (!adapter) return null;
   let byConfig = cache.get(deps.db);
   if (!byConfig) cache.set(deps.db, (byConfig = new WeakMap()));
   let byName = byConfig.get(deps.config);
   if (!byName) byConfig.set(deps.config, (byName = new Map()));
-  const cached = byName.get(name);
-  if (cached) return cached;
-  let provider: PaymentProvider | null = null;
-  const now = () => deps.now();
-  if (name === 'test') provider = new TestPaymentProvider(deps.db, { now });
-  else if (name === TEST_WALLET_PROVIDER) provider = new TestWalletProvider(deps.db, { now });
-  else if (name === STRIPE_PROVIDER && deps.config.STRIPE_SECRET_KEY) provider = StripePaymentProvider.fromConfig(deps.db, deps.config);
-  else if (name === PAYPAL_PROVIDER && deps.config.PAYPAL_CLIENT_ID) provider = PayPalPaymentProvider.fromConfig(deps.db, deps.config);
-  if (provider) byName.set(name, provider);
+  let provider = byName.get(name);
+  if (!provider) byName.set(name, (provider = adapter.create(deps)));
   return provider;
 }
 
-/** The provider that takes a payment method ('card', 'klarna', 'paypal'); null for invoice and manual. */
-export function paymentProviderFor(deps: ProviderDeps, method: PaymentMethod | (string & {})): PaymentProvider | null {
-  const name = providerNameFor(method, deps.config);
-  return name ? paymentProviderNamed(deps, name) : null;
+/** The provider that takes a method now; null for offline methods and methods that are not offered. */
+export function providerFor(deps: ProviderDeps, method: PaymentMethod | (string & {})): PaymentProvider | null {
+  const adapter = adapterFor(deps.config, method);
+  return adapter ? providerNamed(deps, adapter.name) : null;
 }
 
-/** What the browser needs to load a provider's widget (never a secret). */
-export interface PublicPaymentConfig {
-  card: { provider: 'stripe'; publishableKey: string } | { provider: 'test' };
-  paypal: { provider: 'paypal'; clientId: string; currency: 'GBP' } | { provider: 'test-wallet' };
-}
-
-export function publicPaymentConfig(config: Pick<Config, 'STRIPE_SECRET_KEY' | 'STRIPE_PUBLISHABLE_KEY' | 'PAYPAL_CLIENT_ID'>): PublicPaymentConfig {
-  return {
-    card: config.STRIPE_SECRET_KEY ? { provider: 'stripe', publishableKey: config.STRIPE_PUBLISHABLE_KEY } : { provider: 'test' },
-    paypal: config.PAYPAL_CLIENT_ID ? { provider: 'paypal', clientId: config.PAYPAL_CLIENT_ID, currency: 'GBP' } : { provider: 'test-wallet' },
-  };
+/** The adapter of a provider by name, for its webhook (null when it does not exist here). */
+export function activeAdapterNamed(config: Config, name: string): ProviderAdapter | null {
+  return activeAdapters(config).find((a) => a.name === name) ?? null;
 }

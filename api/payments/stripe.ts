@@ -21,7 +21,8 @@ import type { Config } from '../config.ts';
 import type { Db } from '../../db/client.ts';
 import { ProblemError, problems, type Problem } from '../../src/domain/problems.ts';
 import { cardRedirectOutcome } from '../../src/domain/checkout/outcomes.ts';
-import { isPaymentSuccessful, type PaymentError, type PaymentProvider, type PaymentStatus, type ProviderPayment } from './types.ts';
+import { isPaymentSuccessful, type PaymentError, type PaymentProvider, type PaymentStatus, type ProviderAdapter, type ProviderPayment } from './types.ts';
+import { receiveStripeWebhook } from './webhooks.ts';
 
 export const STRIPE_PROVIDER = 'stripe';
 
@@ -61,12 +62,6 @@ export function parseStripePaymentId(id: string): { accountId: string | null; in
   return at < 0 ? { accountId: null, intentId: id } : { accountId: id.slice(0, at), intentId: id.slice(at + 1) };
 }
 
-/** The intent id inside a client secret ('pi_123_secret_abc' → 'pi_123'). */
-export function intentIdFromClientSecret(clientSecret: string): string | null {
-  const at = clientSecret.indexOf('_secret_');
-  return at > 0 ? clientSecret.slice(0, at) : null;
-}
-
 /** Spec 8 "Card provider": any Stripe failure (API, network, unexpected) as the spec's problem. */
 export function stripeErrorProblem(err: unknown): Problem {
   if (err instanceof ProblemError) return err.problem;
@@ -93,6 +88,7 @@ function educatorIdOf(metadata: Record<string, string>): string | undefined {
 
 export class StripePaymentProvider implements PaymentProvider {
   readonly name = STRIPE_PROVIDER;
+  readonly displayName = 'Stripe';
   readonly stripe: Stripe;
 
   constructor(
@@ -329,3 +325,18 @@ function belongsTo(payment: ProviderPayment, expect: CardExpectation): boolean {
   if (isSetup(payment)) return true;
   return payment.amount === expect.amount && payment.currency.toUpperCase() === expect.currency.toUpperCase();
 }
+
+/**
+ * Stripe's registration: card (with device wallets) and Klarna as pay-later through the Payment Element,
+ * confirmed in the browser (no explicit capture), refunds, signed webhooks. Live when STRIPE_SECRET_KEY is set.
+ */
+export const stripeAdapter: ProviderAdapter = {
+  name: STRIPE_PROVIDER,
+  displayName: 'Stripe',
+  methods: ['card', 'klarna'],
+  mode: 'live',
+  configured: (config) => !!config.STRIPE_SECRET_KEY,
+  create: (deps) => StripePaymentProvider.fromConfig(deps.db, deps.config),
+  browser: (config) => ({ provider: 'stripe', publishableKey: config.STRIPE_PUBLISHABLE_KEY }),
+  webhook: (deps, delivery) => receiveStripeWebhook(deps, delivery.rawBody, delivery.header('stripe-signature')),
+};

@@ -13,7 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/client.ts';
 import type { TestPaymentRow } from '../../db/schema/checkout.ts';
-import type { PaymentError, PaymentProvider, PaymentStatus, ProviderPayment } from './types.ts';
+import type { PaymentError, PaymentProvider, PaymentStatus, ProviderAdapter, ProviderPayment } from './types.ts';
 
 export const TEST_CARDS = {
   success: '4242424242424242',
@@ -36,8 +36,11 @@ function token(bytes = 12): string {
   return randomBytes(bytes).toString('base64url');
 }
 
+export const TEST_CARD_PROVIDER = 'test';
+
 export class TestPaymentProvider implements PaymentProvider {
-  readonly name = 'test';
+  readonly name = TEST_CARD_PROVIDER;
+  readonly displayName = 'Test card';
 
   constructor(private readonly db: Db, private readonly options: TestProviderOptions) {}
 
@@ -176,3 +179,14 @@ function toPayment(row: Pick<TestPaymentRow, 'id' | 'client_secret' | 'status' |
     nextAction: row.status === 'requires_action' ? { type: 'redirect', url: testAuthorizeUrl(row.id, redirectBase) } : null,
   };
 }
+
+/** The test card provider's registration: card and pay-later, only in PAYMENTS_MODE=test. */
+export const testCardAdapter: ProviderAdapter = {
+  name: TEST_CARD_PROVIDER,
+  displayName: 'Test card',
+  methods: ['card', 'klarna'],
+  mode: 'test',
+  configured: () => true,
+  create: (deps) => new TestPaymentProvider(deps.db, { now: () => deps.now() }),
+  browser: () => ({ provider: 'test' }),
+};

@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/client.ts';
 import type { TestPaymentRow } from '../../db/schema/checkout.ts';
 import { ProblemError, problems, type WalletFailureKind } from '../../src/domain/problems.ts';
-import type { PaymentError, PaymentProvider, PaymentStatus, ProviderPayment } from './types.ts';
+import type { PaymentError, PaymentProvider, PaymentStatus, ProviderAdapter, ProviderPayment } from './types.ts';
 
 export const TEST_WALLET_PROVIDER = 'test-wallet';
 /** The simulated provider stands in for PayPal, so its errors name PayPal (spec 8 sdk_error). */
@@ -138,3 +138,14 @@ function toPayment(row: Pick<TestPaymentRow, 'id' | 'client_secret' | 'status' |
     nextAction: null,
   };
 }
+
+/** The test wallet's registration: the wallet method, captured like PayPal, only in PAYMENTS_MODE=test. */
+export const testWalletAdapter: ProviderAdapter = {
+  name: TEST_WALLET_PROVIDER,
+  displayName: TEST_WALLET_DISPLAY_NAME,
+  methods: ['paypal'],
+  mode: 'test',
+  configured: () => true,
+  create: (deps) => new TestWalletProvider(deps.db, { now: () => deps.now() }),
+  browser: () => ({ provider: 'test-wallet' }),
+};

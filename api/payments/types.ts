@@ -5,6 +5,11 @@
  * total it stored.
  */
 
+import type { Config } from '../config.ts';
+import type { Deps } from '../app.ts';
+import type { Db } from '../../db/client.ts';
+import type { PaymentMethod, PublicPaymentConfig, PublicProviderConfig } from '../../src/domain/checkout/paymentMethods.ts';
+
 /** Statuses follow the card provider's payment-intent vocabulary (spec 4 "Outcomes"). */
 export type PaymentStatus =
   | 'requires_payment_method'
@@ -42,6 +47,15 @@ export interface ProviderPayment {
 export interface PaymentProvider {
   /** 'test', 'stripe', 'paypal', … (stored with each payment). */
   readonly name: string;
+  /** The provider's name as people see it, e.g. in "An error occurred with {wallet provider}…" (spec 8). */
+  readonly displayName: string;
+  /**
+   * Present when the buyer approves a payment in the provider's own window and it becomes money only when we
+   * capture it (a wallet order). Resolves only with a succeeded payment, for this checkout and amount when
+   * given; otherwise throws the provider's spec 8 problem. Absent: the provider confirms in the browser and we
+   * only read the result (retrievePayment).
+   */
+  capturePayment?(id: string, expect?: { checkoutId?: string; amount?: number; currency?: string }): Promise<ProviderPayment>;
   /** Creates a payment for exactly `amount` pence. */
   createPayment(amount: number, currency: string, metadata: Record<string, string>): Promise<ProviderPayment>;
   /** The provider's current view of a payment (null when it does not exist). */
@@ -66,4 +80,53 @@ export interface PaymentEvent {
   eventId: string;
   type: 'payment.succeeded' | 'payment.failed';
   paymentId: string;
+}
+
+/** The methods a provider can take (spec 3 "Payment options"); invoice and in-person need no provider. */
+export type ProviderMethod = Extract<PaymentMethod, 'card' | 'paypal' | 'klarna'>;
+
+/** test: stands in for money (test cards, the test wallet); live: moves real money, needs its keys. */
+export type PaymentsMode = 'test' | 'live';
+
+export type { PublicPaymentConfig, PublicProviderConfig };
+
+/** A verified provider delivery, as the webhook route hands it over (raw bytes: signatures are over them). */
+export interface WebhookDelivery {
+  rawBody: Uint8Array;
+  header(name: string): string | undefined;
+}
+
+export interface WebhookAnswer {
+  received: true;
+  outcome: 'handled' | 'duplicate' | 'ignored';
+  eventId: string;
+}
+
+export interface ProviderDeps {
+  db: Db;
+  config: Config;
+  now(): number;
+}
+
+/**
+ * A payment provider's registration (api/payments/registry.ts): what it can do and how to make it. The engine,
+ * documents, cancellation, the checkout page and the webhook route ask the registry, never a provider by name.
+ */
+export interface ProviderAdapter {
+  /** Stored with each payment (checkouts.payment_provider); the webhook path is /api/payments/webhooks/{name}. */
+  readonly name: string;
+  readonly displayName: string;
+  /** The methods it takes, in order of preference when several providers take one. */
+  readonly methods: readonly ProviderMethod[];
+  /** test adapters exist only in PAYMENTS_MODE=test; live ones only when configured. */
+  readonly mode: PaymentsMode;
+  /** Whether its keys are set (a test adapter is always configured). */
+  configured(config: Config): boolean;
+  create(deps: ProviderDeps): PaymentProvider;
+  /** What the browser widget needs for one of its methods. */
+  browser(config: Config, method: ProviderMethod): PublicProviderConfig;
+  /** Its webhook receiver, when it sends events (verify, record once, hand success to the engine). */
+  webhook?(deps: Deps, delivery: WebhookDelivery): Promise<WebhookAnswer>;
+  /** Later: recurring payments (memberships). Absent today. */
+  readonly recurring?: never;
 }

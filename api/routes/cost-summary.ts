@@ -9,14 +9,15 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../app.ts';
-import { parseJson } from '../http/parse.ts';
+import { parseJson, pence } from '../http/parse.ts';
 import { ProblemError, problems, type ProblemProperty } from '../../src/domain/problems.ts';
 import { loadCourseCatalogue, loadOccurrence } from '../../db/queries/checkout.ts';
-import { costOf, durationLabel } from '../checkout/context.ts';
+import { costOf } from '../checkout/context.ts';
 import { checkVoucher } from '../checkout/vouchers.ts';
 import { invalidVoucherProblem } from '../../src/domain/checkout/problems.ts';
-import { defaultFlowForCourseType, type Flow } from '../../src/domain/checkout/flows.ts';
-import { checkoutDurationText } from '../../src/domain/time.ts';
+import { CHECKOUT_ORIGINS } from '../../src/domain/checkout/flows.ts';
+import { checkoutPricesVisible } from '../../src/domain/pricing.ts';
+import { durationExtra } from '../../src/domain/checkout/request.ts';
 
 const line = z.object({ _id: z.string().min(1).max(200), quantity: z.number().int().min(0).max(10_000) });
 const body = z.object({
@@ -25,9 +26,9 @@ const body = z.object({
   voucher_ref: z.string().max(200).nullable().optional(),
   offers: z.array(line).max(100).optional().default([]),
   add_ons: z.array(line).max(100).optional().default([]),
-  origin: z.enum(['marketplace', 'embed', 'landing_page']).optional().default('marketplace'),
+  origin: z.enum(CHECKOUT_ORIGINS).optional().default('marketplace'),
   payment_method: z.string().max(50).nullable().optional(),
-  extras: z.array(z.object({ label: z.string().max(200), cost: z.number().int().min(0), quantity: z.number().int().min(0).max(10_000) })).max(10).optional().default([]),
+  extras: z.array(z.object({ label: z.string().max(200), cost: pence.pipe(z.number().min(0)), quantity: z.number().int().min(0).max(10_000) })).max(10).optional().default([]),
 });
 
 export function costSummaryRoutes() {
@@ -39,7 +40,6 @@ export function costSummaryRoutes() {
     if (!cat || !cat.course.published) throw new ProblemError(problems.notFound('No such course'));
     const occ = input.occurrence_ref ? await loadOccurrence(db, input.occurrence_ref, cat) : null;
     if (input.occurrence_ref && !occ) throw new ProblemError(problems.validation([{ key: 'occurrence_ref', name: 'Occurrence', message: 'is not one of this course\u2019s dates' }]));
-    const flow: Flow = occ ? 'booking' : defaultFlowForCourseType(cat.course.type);
     const offers = occ ? occ.offers : cat.offers;
     const addOns = occ ? occ.addOns : cat.addOns;
     const properties: ProblemProperty[] = [];
@@ -51,8 +51,11 @@ export function costSummaryRoutes() {
     });
     const options = cat.course.duration_pricing ?? [];
     input.extras.forEach((e, i) => {
-      const match = options.find((o) => (o.extra_cost ?? 0) === e.cost
-        && [o.label, durationLabel(o.duration), o.duration ? checkoutDurationText(o.duration) : null].includes(e.label));
+      // The extra must be exactly what the duration's rule gives (spec 7: its label or duration text, its extra cost).
+      const match = options.find((o) => {
+        const extra = durationExtra(o, e.quantity);
+        return extra !== null && extra.cost === e.cost && extra.label === e.label.trim();
+      });
       if (!match) properties.push({ key: `extras.${i}`, name: 'Duration', message: 'is not one of this course\u2019s durations' });
     });
     if (properties.length) throw new ProblemError(problems.validation(properties));
@@ -63,7 +66,8 @@ export function costSummaryRoutes() {
       voucher = { code: check.voucher.code, kind: check.voucher.kind, amount: Number(check.voucher.amount) };
     }
     const summary = costOf(
-      { cat, occ, flow },
+      cat,
+      { offers, addOns },
       {
         offers: input.offers.map((l) => ({ offerId: l._id, quantity: l.quantity })),
         addOns: input.add_ons.map((l) => ({ addonId: l._id, quantity: l.quantity })),
@@ -72,7 +76,7 @@ export function costSummaryRoutes() {
       voucher,
     );
     c.header('cache-control', 'no-store');
-    return c.json({ ...summary, pricing_hidden: !!cat.educator.feature_flags?.hide_pricing && input.origin !== 'marketplace' });
+    return c.json({ ...summary, pricing_hidden: !checkoutPricesVisible(cat.educator.feature_flags?.hide_pricing, input.origin) });
   });
   return app;
 }

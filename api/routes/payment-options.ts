@@ -9,6 +9,7 @@ import { parseQuery } from '../http/parse.ts';
 import { ProblemError, problems } from '../../src/domain/problems.ts';
 import { loadPaymentOptions } from '../../db/queries/checkout.ts';
 import { DEFAULT_MANUAL_PAYMENT_LABEL, DEFAULT_MANUAL_PAYMENT_MESSAGE } from '../../src/domain/checkout/constants.ts';
+import { availableMethods } from '../payments/registry.ts';
 
 const query = z.object({ courseId: z.string().min(1).max(200).optional(), educatorId: z.string().min(1).max(200) });
 
@@ -24,13 +25,16 @@ export function paymentOptionsRoutes() {
       if (!course) throw new ProblemError(problems.notFound('No such course of this educator'));
     }
     const options = await loadPaymentOptions(db, educatorId, courseId ?? null);
+    // A method no provider takes under this configuration (live mode without its keys) is not offered.
+    const available = new Set(availableMethods(c.var.deps.config));
+    const on = (method: 'card' | 'paypal' | 'klarna' | 'invoice' | 'manual') => !!options[method]?.enabled && available.has(method);
     return c.json({
-      card: { enabled: !!options.card?.enabled },
-      paypal: { enabled: !!options.paypal?.enabled },
-      klarna: { enabled: !!options.klarna?.enabled },
-      invoice: { enabled: !!options.invoice?.enabled, due_days: options.invoice_due_days },
+      card: { enabled: on('card') },
+      paypal: { enabled: on('paypal') },
+      klarna: { enabled: on('klarna') },
+      invoice: { enabled: on('invoice'), due_days: options.invoice_due_days },
       manual: {
-        enabled: !!options.manual?.enabled,
+        enabled: on('manual'),
         label: options.manual?.label?.trim() || DEFAULT_MANUAL_PAYMENT_LABEL,
         message: options.manual?.message?.trim() || DEFAULT_MANUAL_PAYMENT_MESSAGE,
       },

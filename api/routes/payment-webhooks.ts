@@ -1,18 +1,16 @@
 /**
- * Payment provider webhooks (issue 6): POST /api/payments/webhooks/stripe and /api/payments/webhooks/paypal.
+ * Payment provider webhooks: POST /api/payments/webhooks/{provider} (stripe, paypal), answered by the provider's adapter.
  * They read the raw body (signatures are over the exact bytes), so no JSON parsing happens before
  * verification. Providers send no Origin header, so the CSRF check (api/http/csrf.ts) lets them through.
  */
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from '../app.ts';
-import { ProblemError, problemType } from '../../src/domain/problems.ts';
-import { receivePayPalWebhook, receiveStripeWebhook } from '../payments/webhooks.ts';
+import { ProblemError, problemType, problems } from '../../src/domain/problems.ts';
+import { activeAdapterNamed } from '../payments/registry.ts';
 
 /** Provider events are a few KB; anything far larger is not one. */
 export const WEBHOOK_MAX_BYTES = 256 * 1024;
-
-const PAYPAL_HEADERS = ['paypal-auth-algo', 'paypal-cert-url', 'paypal-transmission-id', 'paypal-transmission-sig', 'paypal-transmission-time'];
 
 export function paymentWebhookRoutes() {
   const app = new Hono<AppEnv>();
@@ -23,17 +21,13 @@ export function paymentWebhookRoutes() {
     },
   });
 
-  app.post('/payments/webhooks/stripe', limit, async (c) => {
-    const raw = new Uint8Array(await c.req.arrayBuffer());
-    const answer = await receiveStripeWebhook(c.var.deps, raw, c.req.header('stripe-signature'));
-    return c.json(answer, 200);
-  });
-
-  app.post('/payments/webhooks/paypal', limit, async (c) => {
-    const raw = new Uint8Array(await c.req.arrayBuffer());
-    const headers = Object.fromEntries(PAYPAL_HEADERS.map((h) => [h, c.req.header(h)]));
-    const answer = await receivePayPalWebhook(c.var.deps, raw, headers);
-    return c.json(answer, 200);
+  // Each provider's adapter receives its own events (api/payments/registry.ts); one that does not exist here
+  // (not configured, or a test provider in live mode) or sends none is not found.
+  app.post('/payments/webhooks/:provider', limit, async (c) => {
+    const receive = activeAdapterNamed(c.var.deps.config, c.req.param('provider'))?.webhook;
+    if (!receive) throw new ProblemError(problems.notFound());
+    const rawBody = new Uint8Array(await c.req.arrayBuffer());
+    return c.json(await receive(c.var.deps, { rawBody, header: (name) => c.req.header(name) }), 200);
   });
 
   return app;

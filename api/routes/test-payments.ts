@@ -13,7 +13,8 @@ import { z } from 'zod';
 import type { AppEnv } from '../app.ts';
 import { parseJson } from '../http/parse.ts';
 import { ProblemError, problems } from '../../src/domain/problems.ts';
-import { testProvider } from '../payments/index.ts';
+import { providerNamed } from '../payments/registry.ts';
+import { TEST_CARD_PROVIDER, TestPaymentProvider } from '../payments/test-provider.ts';
 import type { ProviderPayment } from '../payments/types.ts';
 import { handlePaymentEvent } from '../checkout/engine.ts';
 import { baseHostname } from '../config.ts';
@@ -55,10 +56,17 @@ function safeReturnUrl(c: Context<AppEnv>, url: string | null | undefined): stri
 /** Like a provider webhook: tell the checkout the payment succeeded. A failure here is not the payment's: the browser's return completes it. */
 async function announce(c: Context<AppEnv>, id: string): Promise<void> {
   try {
-    await handlePaymentEvent(c.var.deps, { provider: 'test', eventId: `evt_${id}_succeeded`, type: 'payment.succeeded', paymentId: id });
+    await handlePaymentEvent(c.var.deps, { provider: TEST_CARD_PROVIDER, eventId: `evt_${id}_succeeded`, type: 'payment.succeeded', paymentId: id });
   } catch (error) {
     if (c.var.deps.config.LOG_LEVEL !== 'silent') console.error('test payment event failed', error);
   }
+}
+
+/** The test provider of this process (the routes are mounted only in PAYMENTS_MODE=test, where it exists). */
+function testProvider(deps: AppEnv['Variables']['deps']): TestPaymentProvider {
+  const provider = providerNamed(deps, TEST_CARD_PROVIDER);
+  if (!(provider instanceof TestPaymentProvider)) throw new ProblemError(problems.notFound());
+  return provider;
 }
 
 function origin(c: Context<AppEnv>): string {

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { AppEnv } from '../app.ts';
 import { parseJson } from '../http/parse.ts';
 import { ProblemError } from '../../src/domain/problems.ts';
+import { CHECKOUT_ORIGINS } from '../../src/domain/checkout/flows.ts';
 import { checkVoucher } from '../checkout/vouchers.ts';
 import { invalidVoucherProblem } from '../../src/domain/checkout/problems.ts';
 
@@ -15,7 +16,7 @@ const body = z.object({
   code: z.string().min(1).max(200),
   course_ref: z.string().min(1).max(200),
   educator_ref: z.string().min(1).max(200),
-  origin: z.enum(['marketplace', 'embed', 'landing_page']).optional(),
+  origin: z.enum(CHECKOUT_ORIGINS).optional(),
 });
 
 export function vouchersRoutes() {

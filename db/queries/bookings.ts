@@ -267,3 +267,35 @@ export async function latestBookingIdOnOccurrence(q: Q, userId: string, occurren
     .executeTakeFirst();
   return row?.id ?? null;
 }
+
+/** What the "Pay Invoice" page (spec 2.15) shows of a booking or order. */
+export interface PayInvoiceView {
+  id: string;
+  user_id: string;
+  total_cost: number;
+  currency: string;
+  payment_method: string | null;
+  payment_state: string;
+  due_date: number | null;
+  invoice_details: Record<string, unknown> | null;
+  course_name: string;
+  educator_name: string;
+}
+
+export async function loadPayInvoice(q: Q, kind: 'booking' | 'order', id: string): Promise<PayInvoiceView | null> {
+  const table = kind === 'booking' ? 'bookings' : 'orders';
+  const row = await q
+    .selectFrom(table)
+    .innerJoin('courses', 'courses.id', `${table}.course_id`)
+    .innerJoin('educators', 'educators.id', `${table}.educator_id`)
+    .select([
+      `${table}.id as id`, `${table}.user_id as user_id`, `${table}.total_cost as total_cost`, `${table}.currency as currency`,
+      `${table}.payment_method as payment_method`, `${table}.payment_state as payment_state`, `${table}.due_date as due_date`,
+      `${table}.invoice_details as invoice_details`, 'courses.name as course_name', 'educators.name as educator_name',
+    ])
+    .where(`${table}.id`, '=', id)
+    .executeTakeFirst();
+  return row
+    ? { ...row, total_cost: Number(row.total_cost), due_date: row.due_date === null ? null : Number(row.due_date), invoice_details: (row.invoice_details ?? null) as Record<string, unknown> | null }
+    : null;
+}

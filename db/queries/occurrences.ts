@@ -9,6 +9,7 @@ import type { AddOn as AddOnRow, Occurrence as OccurrenceRow, Offer as OfferRow 
 import { isSoldOut, occurrenceIsListed } from '../../src/domain/pricing.ts';
 import type { Occurrence as DomainOccurrence, Offer as DomainOffer } from '../../src/domain/entities.ts';
 import { zonedIsoDateTime } from '../../src/domain/zone.ts';
+import { lapsedHeldSpaces } from './holds.ts';
 
 export interface OfferJson {
   _id: string;
@@ -95,6 +96,8 @@ export async function listCourseOccurrences(db: Db, courseId: string, now: numbe
   const courseOffers = (offersBy.get(null) ?? []).map((o) => o.json);
   const courseAddOns = (addOnsBy.get(null) ?? []).map((a) => a.json);
 
+  // Spaces of holds that lapsed are free again at once, not only after the sweeper has released them.
+  const lapsed = await lapsedHeldSpaces(db, occurrences.filter((o) => o.available_spaces !== null).map((o) => o.id), now);
   const listed: OccurrenceJson[] = [];
   for (const row of occurrences) {
     const own = (offersBy.get(row.id) ?? []).map((o) => o.json);
@@ -111,7 +114,7 @@ export async function listCourseOccurrences(db: Db, courseId: string, now: numbe
       delivery: row.delivery,
       address: row.address,
       spaces: row.spaces,
-      available_spaces: row.available_spaces,
+      available_spaces: row.available_spaces === null ? null : Number(row.available_spaces) + (lapsed.get(row.id) ?? 0),
       parent_ref: row.parent_ref,
       individually_bookable: Boolean(row.individually_bookable),
       offers: own.length > 0 ? own : courseOffers,

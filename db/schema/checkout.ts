@@ -5,13 +5,15 @@
  */
 import type { Selectable } from 'kysely';
 import type { WithDefault } from '../schema.ts';
+import type { CheckoutOrigin, Flow } from '../../src/domain/checkout/flows.ts';
 
 export type CheckoutStatus = 'open' | 'completed' | 'abandoned';
 
 export interface CheckoutsTable {
   id: string;
-  flow: string;
-  origin: string;
+  /** Written only from the flow's definition and the parsed initialise body, so always one of these. */
+  flow: Flow;
+  origin: CheckoutOrigin;
   course_id: string;
   educator_id: string;
   occurrence_id: string | null;
@@ -63,7 +65,7 @@ export interface SpaceHoldsTable {
 export type PaymentState = 'paid' | 'unpaid' | 'free';
 
 /** Shared columns of the four outcomes. */
-interface OutcomeColumns {
+export interface OutcomeColumns {
   id: string;
   checkout_id: string;
   flow: string;
@@ -131,6 +133,8 @@ export interface CheckoutPaymentsTable {
   status: string;
   created_at: number;
   updated_at: number;
+  /** When the reconciler last asked the provider about it (null: never). */
+  checked_at: number | null;
 }
 
 /** The built-in test provider's own state (it stands in for a card provider's servers). */

@@ -7,6 +7,7 @@
  * `.course-card__save` element, marked `data-save-course="{courseId}"`, which also receives the
  * `save` slot from Astro (<CourseCardView …><SaveHeart slot="save" client:visible … /></CourseCardView>).
  */
+import { showSaveButton } from '../domain/roles.ts';
 import type { ReactNode } from 'react';
 import type { CourseCard, LinkContext } from '../lib/types.ts';
 import { courseLink } from '../domain/links.ts';
@@ -52,7 +53,7 @@ export default function CourseCardView({ card, links, headingLevel = 3, save, lo
         {card.img_url
           ? <img src={card.img_url} alt="" width={400} height={250} loading={loading} decoding="async" />
           : null}
-        {links.context !== 'embed' && (
+        {showSaveButton(links.context) && (
           save !== undefined
             ? <div className="course-card__save" data-save-course={card._id} data-course-name={card.name}>{save}</div>
             // Empty and left to the accounts island: React neither hydrates nor resets its children (portals live there).

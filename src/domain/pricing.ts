@@ -2,7 +2,7 @@
  * Prices, sale windows, listed occurrences and spaces (spec 3 "Offer", 4
  * "Occurrence filtering", 5 "Offer quantity", 9 "Checkout").
  */
-import type { Flow } from './checkout/flows.ts';
+import type { CheckoutOrigin, Flow } from './checkout/flows.ts';
 import type { AddOn, CourseLike, Occurrence, Offer, PricingOption } from './entities.ts';
 import { DEFAULT_CURRENCY, formatMoney, formatPriceShort, money, type Currency } from './money.ts';
 import { DEFAULT_DISPLAY_LOCALE, DEFAULT_TIME_ZONE } from './time.ts';
@@ -357,6 +357,6 @@ export function costLines(summary: CostSummaryLike, platformFee?: number | null)
 }
 
 /** Spec 6 "Hidden pricing": with hide_pricing, checkout prices and cost lines are hidden except on the marketplace origin. */
-export function checkoutPricesVisible(hidePricing: boolean | null | undefined, origin: 'marketplace' | 'embed' | 'landing_page'): boolean {
+export function checkoutPricesVisible(hidePricing: boolean | null | undefined, origin: CheckoutOrigin | (string & {})): boolean {
   return !hidePricing || origin === 'marketplace';
 }

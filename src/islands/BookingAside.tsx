@@ -9,7 +9,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import type { OccurrenceView } from '../lib/types.ts';
-import type { Flow } from '../domain/checkout/flows.ts';
+import { originForContext, type Flow } from '../domain/checkout/flows.ts';
 import { formatOccurrenceRange } from '../lib/format.ts';
 import { $liveOccurrences, $selectedOccurrenceId, initSelectedOccurrence } from '../stores/course.ts';
 import { useHydrated } from '../lib/hydrated.ts';
@@ -39,7 +39,7 @@ function checkoutHref(flow: Flow, courseId: string, context: BookingAsideProps['
   const params = new URLSearchParams({ flow, course: courseId });
   if (occurrenceId) params.set('occurrence', occurrenceId);
   if (context === 'embed') params.set('origin', 'embed');
-  if (context === 'minisite') params.set('origin', 'landing_page');
+  if (context === 'minisite') params.set('origin', originForContext(context));
   if (context === 'embed' && parentUrl) params.set('parent_window_url', parentUrl);
   return `${context === 'embed' ? '/embed/checkout' : '/checkout'}?${params.toString()}`;
 }

@@ -9,6 +9,7 @@
  *   timestamp, and ignored when older than 1 hour or for another checkout (spec 5, 7, 9).
  * - begin_checkout fires once, when the checkout first becomes ready.
  */
+import { isDatedFlow } from '../domain/checkout/flows.ts';
 import { atom, computed } from 'nanostores';
 import type { Problem } from '../domain/problems.ts';
 import { problems } from '../domain/problems.ts';
@@ -175,7 +176,8 @@ export async function startCheckout(): Promise<void> {
     const state = await checkoutApi.initialise(bootstrap.flow, {
       checkoutId: null,
       courseId: bootstrap.courseId,
-      occurrenceId: bootstrap.occurrenceId,
+      // Spec 7: only dated flows (booking, bookingApplication) send the occurrence.
+      occurrenceId: isDatedFlow(bootstrap.flow) ? bootstrap.occurrenceId : null,
       origin: bootstrap.origin,
       bookedOnURL: window.location.href,
       utms: utmsFromUrl(),

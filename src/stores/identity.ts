@@ -10,6 +10,7 @@
  * - After login (spec 4, 5): the stored redirect (localStorage authRedirect: only when its hostname ends with
  *   the allowed domain, never the site root), else the admin host for educator admins, else /profile.
  */
+import { isEducatorAdmin } from '../domain/roles.ts';
 import { atom } from 'nanostores';
 import type { Identity as ApiIdentity, IdentityEducator } from '../../api/auth/identity.ts';
 import { apiUrl } from '../lib/api.ts';
@@ -255,5 +256,5 @@ export function isHandoffHost(hostname: string, mainHostname: string): boolean {
 
 /** Is this identity an admin of the educator (spec 6)? */
 export function administers(identity: Identity, educatorId: string | null | undefined): boolean {
-  return !!educatorId && identity.educators.some((e) => e.id === educatorId);
+  return !!educatorId && isEducatorAdmin(identity, educatorId);
 }

@@ -453,6 +453,8 @@ describe('date and group booking requests', () => {
       expect(res.body.steps).toEqual(['dates', 'message', 'contactDetails', 'confirmation']);
       const id = res.body._id;
       await server.db.insertInto('offers').values({ id: `off_wide_${flow}`, course_id: IDS.classCourse, occurrence_id: null, position: 0, name: 'Group seat', description: null, price: 2500, spaces: 1, start_at: null, end_at: null }).execute();
+      // Spec 4 "Defaults": the Dates step starts from the first course-wide offer on sale.
+      expect((await api.get(`/checkout/${id}`)).body.defaults.price.offers).toEqual([{ offerId: `off_wide_${flow}`, quantity: 1 }]);
       res = await api.submit(id, 'dates and prices selected', { selectedDates: ['2099-05-01'], selectedOffers: [], selectedAddons: [] });
       expect(res.status).toBe(400);
       expect(res.body.properties[0]).toMatchObject({ key: 'payload.selectedOffers', message: 'must include at least one space' });

@@ -175,11 +175,10 @@ describe('create order', () => {
   it('a PayPal that does not answer in time → sdk_error (AbortSignal.timeout)', async () => {
     const provider = newProvider(150);
     await provider.client.accessToken();
+    // The fake would answer successfully after a second: only the client's own timeout turns it into a problem.
     fake.delayMs = 1000;
-    const started = Date.now();
     const problem = await problemOf(() => provider.createPayment(1234, 'GBP', { checkout_id: 'chk_pp_slow' }));
     expect(problem).toMatchObject({ status: 500, detail: SDK_ERROR_MESSAGE });
-    expect(Date.now() - started).toBeLessThan(900);
     fake.delayMs = 0;
   });
 });

@@ -93,7 +93,8 @@ describe('a learner’s walk: sign up, save, Saved everywhere, review, log out',
     const modal = page.getByTestId('save-login-modal');
     await expect(modal.getByRole('heading', { name: 'Log in to save this course' }).isVisible()).resolves.toBe(true);
     await page.mouse.click(5, 5);
-    await page.waitForTimeout(200);
+    // The click's handlers have run once two frames have been painted after it.
+    await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
     expect(await modal.evaluate((d) => (d as HTMLDialogElement).open)).toBe(true);
     await modal.getByRole('button', { name: 'Log in or Sign Up' }).click();
     await page.waitForURL((u) => u.pathname === '/login');
@@ -220,8 +221,11 @@ describe('logging in', () => {
     await page.getByRole('button', { name: 'Log in', exact: true }).click();
     const first = await page.getByRole('alert').textContent();
     await page.getByLabel('Email').fill(uniqueEmail('nobody'));
+    // Wait for the second answer itself, so the message compared is the one it produced.
+    const answered = page.waitForResponse((r) => r.url().endsWith('/api/auth/login') && r.request().method() === 'POST');
     await page.getByRole('button', { name: 'Log in', exact: true }).click();
-    await page.waitForTimeout(300);
+    expect((await answered).status()).toBe(401);
+    await page.getByRole('alert').waitFor();
     expect(await page.getByRole('alert').textContent()).toBe(first);
     await context.close();
   });
@@ -328,7 +332,7 @@ describe('review deletion on the reviews page', () => {
     await logInWithPassword(page, stranger.email);
     await page.waitForURL(url(`/${educator.slug}/reviews`));
     await (await accountButton(page)).waitFor();
-    await page.waitForTimeout(500);
+    await page.locator('html[data-review-actions-ready]').waitFor({ state: 'attached' });
     await expect(page.getByRole('button', { name: 'Delete review' }).count()).resolves.toBe(0);
     // Calling the API directly is refused with a problem.
     const refused = await page.request.delete(url(`/api/reviews/${seeded.id}`), { headers: { origin: baseUrl() } });

@@ -442,7 +442,9 @@ describe('checkout in the marketplace', () => {
     const { minisiteUrl } = await import('./harness.ts');
     await page.goto(minisiteUrl('stillwater-yoga', '/checkout?flow=booking&course=crs_0004_03'));
     await pickFirstDate(page);
-    await page.waitForTimeout(500);
+    // The offers and the summary render from the same state: once both are there, prices would be too.
+    await page.locator('.qty-row').first().waitFor();
+    await page.locator('.checkout-summary').first().waitFor();
     await expect(page.locator('.checkout-summary__total').count()).resolves.toBe(0);
     await expect(page.locator('.qty-row__price').count()).resolves.toBe(0);
     await context.close();

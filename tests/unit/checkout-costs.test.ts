@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { computeCostSummary, mulDivRound, platformFee, voucherDiscount } from '../../src/domain/checkout/costSummary.ts';
-import { paymentRequiredFor } from '../../src/domain/checkout/steps.ts';
+import { offersNeedPayment } from '../../src/domain/checkout/steps.ts';
 
 const base = { offers: [{ name: 'Seat', price: 3000, quantity: 2 }], addOns: [{ name: 'Apron', price: 500, quantity: 1 }], feesAbsorbed: true };
 
@@ -65,21 +65,11 @@ describe('cost summary (pence)', () => {
   });
 });
 
-describe('paymentRequiredFor (spec 2.14 step rules)', () => {
-  it('booking and order: by the offers before a selection, by the total after', () => {
-    expect(paymentRequiredFor({ flow: 'booking', selectionTotal: null, anyPaidItem: true })).toBe(true);
-    expect(paymentRequiredFor({ flow: 'booking', selectionTotal: null, anyPaidItem: false })).toBe(false);
-    expect(paymentRequiredFor({ flow: 'order', selectionTotal: 0, anyPaidItem: true })).toBe(false);
-    expect(paymentRequiredFor({ flow: 'order', selectionTotal: 1, anyPaidItem: false })).toBe(true);
-  });
-  it('request: only when instant with a payable cost', () => {
-    expect(paymentRequiredFor({ flow: 'request', selectionTotal: null, anyPaidItem: true, instant: true, payableCost: 100 })).toBe(true);
-    expect(paymentRequiredFor({ flow: 'request', selectionTotal: null, anyPaidItem: true, instant: true, payableCost: 0 })).toBe(false);
-    expect(paymentRequiredFor({ flow: 'request', selectionTotal: null, anyPaidItem: true, instant: false, payableCost: 100 })).toBe(false);
-  });
-  it('never in the other flows', () => {
-    for (const flow of ['dateBookingRequest', 'groupBookingRequest', 'bookingApplication'] as const) {
-      expect(paymentRequiredFor({ flow, selectionTotal: 5000, anyPaidItem: true })).toBe(false);
-    }
+describe('offersNeedPayment (spec 2.14 step rules for booking and order)', () => {
+  it('by the offers before a selection, by the total after', () => {
+    expect(offersNeedPayment({ selectionTotal: null, anyPaidItem: true })).toBe(true);
+    expect(offersNeedPayment({ selectionTotal: null, anyPaidItem: false })).toBe(false);
+    expect(offersNeedPayment({ selectionTotal: 0, anyPaidItem: true })).toBe(false);
+    expect(offersNeedPayment({ selectionTotal: 1, anyPaidItem: false })).toBe(true);
   });
 });

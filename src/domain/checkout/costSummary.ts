@@ -134,7 +134,3 @@ export function computeCostSummary(input: CostInput): CostSummary {
   };
 }
 
-/** Spec 2.14 "Step rules": Payment is needed when the learner has something to pay. */
-export function somethingToPay(summary: Pick<CostSummary, 'total_cost'> | null | undefined): boolean {
-  return !!summary && summary.total_cost > 0;
-}

@@ -3,30 +3,95 @@
  */
 import { ProblemError, problems } from '../problems.ts';
 import type { CourseType } from '../entities.ts';
+import type { AppContext } from '../links.ts';
 
-export type Flow = 'booking' | 'order' | 'request' | 'dateBookingRequest' | 'groupBookingRequest' | 'bookingApplication';
+import type { StepId } from './steps.ts';
+import type { PaymentMethod } from './paymentMethods.ts';
 
-export const FLOWS: readonly Flow[] = [
-  'booking',
-  'order',
-  'request',
-  'dateBookingRequest',
-  'groupBookingRequest',
-  'bookingApplication',
-];
+/** The course types that share rules: class and anything unknown are 'scheduled' (spec 3). */
+export type CourseTypeGroup = 'on-demand' | 'blended' | 'on-request' | 'class';
 
-/** Spec 7: the path slug of each flow (/checkout/initialise/{slug}). */
-export const FLOW_PATH_SLUGS: Readonly<Record<Flow, string>> = {
-  booking: 'booking',
-  order: 'order',
-  request: 'request',
-  dateBookingRequest: 'date-booking-request',
-  groupBookingRequest: 'group-booking-request',
-  bookingApplication: 'booking-application',
-};
+/**
+ * The pure rules of one checkout flow — what the screen and the server both read. The server's side of a flow
+ * (step objects, selection, holds, outcome) is its definition in api/checkout/flows/ (docs/checkout-design.md).
+ */
+export interface FlowRules {
+  /** Spec 7: the path slug of /checkout/initialise/{slug}. */
+  readonly pathSlug: string;
+  /** Spec 4 "Flow and course type": the course types the flow accepts. */
+  readonly courseTypes: readonly CourseTypeGroup[];
+  /** Spec 2.14 "Steps per flow (before login / after login)". */
+  readonly steps: { readonly beforeLogin: readonly StepId[]; readonly afterLogin: readonly StepId[] };
+  /** Spec 4 "Which payment methods each flow shows". */
+  readonly paymentMethods: readonly PaymentMethod[];
+  /** Spec 7: initialising also sends `occurrenceId` (a dated flow: its offers are the occurrence's). */
+  readonly dated: boolean;
+}
+
+/**
+ * Every flow of spec 1 "Checkout flows". In-person payment has no flow restriction in the spec, so every flow
+ * lists it (only flows with a Payment step ever show it). Adding a flow starts here; the compiler then asks for its server definition.
+ */
+export const FLOW_RULES = {
+  booking: {
+    pathSlug: 'booking', courseTypes: ['class', 'blended'], dated: true,
+    steps: { beforeLogin: ['date', 'spaces'], afterLogin: ['contactDetails', 'payment', 'confirmation'] },
+    paymentMethods: ['card', 'paypal', 'klarna', 'invoice', 'manual'],
+  },
+  order: {
+    pathSlug: 'order', courseTypes: ['on-demand'], dated: false,
+    steps: { beforeLogin: ['offers'], afterLogin: ['contactDetails', 'payment', 'confirmation'] },
+    paymentMethods: ['card', 'paypal', 'klarna', 'invoice', 'manual'],
+  },
+  request: {
+    pathSlug: 'request', courseTypes: ['on-request'], dated: false,
+    steps: { beforeLogin: ['delivery', 'dates', 'message'], afterLogin: ['contactDetails', 'payment', 'confirmation'] },
+    paymentMethods: ['card', 'paypal', 'invoice', 'manual'],
+  },
+  dateBookingRequest: {
+    pathSlug: 'date-booking-request', courseTypes: ['class', 'blended'], dated: false,
+    steps: { beforeLogin: ['dates', 'message'], afterLogin: ['contactDetails', 'confirmation'] },
+    paymentMethods: ['manual'],
+  },
+  groupBookingRequest: {
+    pathSlug: 'group-booking-request', courseTypes: ['class', 'blended'], dated: false,
+    steps: { beforeLogin: ['dates', 'message'], afterLogin: ['contactDetails', 'confirmation'] },
+    paymentMethods: ['manual'],
+  },
+  bookingApplication: {
+    pathSlug: 'booking-application', courseTypes: ['class', 'blended'], dated: true,
+    steps: { beforeLogin: ['date', 'spaces'], afterLogin: ['contactDetails', 'confirmation'] },
+    paymentMethods: ['manual'],
+  },
+} as const satisfies Record<string, FlowRules>;
+
+export type Flow = keyof typeof FLOW_RULES;
+
+/** The steps a flow lists (its server definition must give one object for each). */
+export type FlowStepId<F extends Flow> =
+  | (typeof FLOW_RULES)[F]['steps']['beforeLogin'][number]
+  | (typeof FLOW_RULES)[F]['steps']['afterLogin'][number];
+
+export const FLOWS = Object.keys(FLOW_RULES) as Flow[];
 
 /** Spec 1: the checkout's origin. The marketplace value is not given in the spec; 'marketplace' is used. */
-export type CheckoutOrigin = 'marketplace' | 'embed' | 'landing_page';
+export const CHECKOUT_ORIGINS = ['marketplace', 'embed', 'landing_page'] as const;
+export type CheckoutOrigin = (typeof CHECKOUT_ORIGINS)[number];
+
+/** The origin a checkout opened in a context records: an educator's minisite is its landing page (spec 1). */
+export function originForContext(context: AppContext): CheckoutOrigin {
+  if (context === 'embed') return 'embed';
+  if (context === 'minisite') return 'landing_page';
+  return 'marketplace';
+}
+
+/** The context a checkout's links lead back to: the embed's links open the educator's minisite (spec 2.4). */
+export function contextForOrigin(origin: string): AppContext {
+  if (origin === 'embed') return 'embed';
+  if (origin === 'landing_page') return 'minisite';
+  return 'marketplace';
+}
+
 
 export function isFlow(value: unknown): value is Flow {
   return typeof value === 'string' && (FLOWS as readonly string[]).includes(value);
@@ -34,22 +99,18 @@ export function isFlow(value: unknown): value is Flow {
 
 /** The flow for a path slug ('date-booking-request' → 'dateBookingRequest'), or null. */
 export function flowFromSlug(slug: string): Flow | null {
-  const entry = (Object.entries(FLOW_PATH_SLUGS) as [Flow, string][]).find(([, value]) => value === slug);
-  return entry ? entry[0] : null;
+  return FLOWS.find((flow) => FLOW_RULES[flow].pathSlug === slug) ?? null;
 }
 
 /** Spec 7: '/checkout/initialise/{slug}'. */
 export function initialisePath(flow: Flow): string {
-  return `/checkout/initialise/${FLOW_PATH_SLUGS[flow]}`;
+  return `/checkout/initialise/${FLOW_RULES[flow].pathSlug}`;
 }
 
-/** Spec 7: booking and bookingApplication also send `occurrenceId` when initialising. */
-export function flowSendsOccurrence(flow: Flow): boolean {
-  return flow === 'booking' || flow === 'bookingApplication';
+/** Spec 7: dated flows (booking, bookingApplication) send `occurrenceId`, and sell the occurrence's offers. */
+export function isDatedFlow(flow: Flow): boolean {
+  return FLOW_RULES[flow].dated;
 }
-
-/** The course types that share rules: class and anything unknown are 'scheduled' (spec 3). */
-export type CourseTypeGroup = 'on-demand' | 'blended' | 'on-request' | 'class';
 
 /** Spec 3: on-demand, blended and on-request are themselves; every other value (or none) is treated as class. */
 export function courseTypeGroup(type: CourseType | null | undefined): CourseTypeGroup {
@@ -57,18 +118,8 @@ export function courseTypeGroup(type: CourseType | null | undefined): CourseType
   return 'class';
 }
 
-/** Spec 4: the course types each flow accepts. */
-export const FLOW_COURSE_TYPES: Readonly<Record<Flow, readonly CourseTypeGroup[]>> = {
-  booking: ['class', 'blended'],
-  bookingApplication: ['class', 'blended'],
-  order: ['on-demand'],
-  request: ['on-request'],
-  dateBookingRequest: ['class', 'blended'],
-  groupBookingRequest: ['class', 'blended'],
-};
-
 export function flowAcceptsCourseType(flow: Flow, type: CourseType | null | undefined): boolean {
-  return FLOW_COURSE_TYPES[flow].includes(courseTypeGroup(type));
+  return (FLOW_RULES[flow].courseTypes as readonly CourseTypeGroup[]).includes(courseTypeGroup(type));
 }
 
 /**

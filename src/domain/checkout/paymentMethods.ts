@@ -1,13 +1,23 @@
 /**
  * Payment methods per flow (spec 3 "Payment options", 4 "Which payment methods each flow shows", 7).
  */
-import type { Flow } from './flows.ts';
+import { FLOW_RULES, type Flow } from './flows.ts';
 import { DEFAULT_MANUAL_PAYMENT_LABEL, DEFAULT_MANUAL_PAYMENT_MESSAGE } from './constants.ts';
 
 /** Spec 3: card, wallet provider, pay-later, invoice and in-person, by their option names. */
 export type PaymentMethod = 'card' | 'paypal' | 'klarna' | 'invoice' | 'manual';
 
-export const PAYMENT_METHODS: readonly PaymentMethod[] = ['card', 'paypal', 'klarna', 'invoice', 'manual'];
+export const PAYMENT_METHODS = ['card', 'paypal', 'klarna', 'invoice', 'manual'] as const satisfies readonly PaymentMethod[];
+
+/** What the browser needs to load the widget of the provider that takes a method (never a secret). */
+export type PublicProviderConfig =
+  | { provider: 'stripe'; publishableKey: string }
+  | { provider: 'paypal'; clientId: string; currency: string }
+  | { provider: 'test' }
+  | { provider: 'test-wallet' };
+
+/** Per provider method that is offered; a method missing here has no provider (live mode without its keys). */
+export type PublicPaymentConfig = Partial<Record<Extract<PaymentMethod, 'card' | 'paypal' | 'klarna'>, PublicProviderConfig>>;
 
 export interface PaymentOptions {
   card?: { enabled?: boolean | null } | null;
@@ -31,22 +41,9 @@ export function resolvePaymentOptions(options: PaymentOptions | null | undefined
   return options ?? DEFAULT_PAYMENT_OPTIONS;
 }
 
-/**
- * Spec 4: card, wallet-provider and invoice appear only in booking, order and
- * request; pay-later only in booking and order. In-person payment has no flow
- * restriction in the spec, so it is allowed in every flow (only booking, order
- * and request have a Payment step anyway).
- */
-export const METHOD_FLOWS: Readonly<Record<PaymentMethod, readonly Flow[]>> = {
-  card: ['booking', 'order', 'request'],
-  paypal: ['booking', 'order', 'request'],
-  invoice: ['booking', 'order', 'request'],
-  klarna: ['booking', 'order'],
-  manual: ['booking', 'order', 'request', 'dateBookingRequest', 'groupBookingRequest', 'bookingApplication'],
-};
-
+/** Spec 4 "Which payment methods each flow shows", from the flow's rules (flows.ts). */
 export function methodAllowedInFlow(method: PaymentMethod, flow: Flow): boolean {
-  return METHOD_FLOWS[method].includes(flow);
+  return (FLOW_RULES[flow].paymentMethods as readonly PaymentMethod[]).includes(method);
 }
 
 /** Spec 2.14 / 4: the enabled methods the flow shows, in the order card, wallet, pay-later, invoice, in-person. */

@@ -6,6 +6,7 @@ import { problemType, problems, type Problem, type ProblemProperty } from '../pr
 
 export const VOUCHER_PROBLEM_SLUG = 'checkout/invalid-voucher';
 export const CHECKOUT_NOT_FOUND_SLUG = 'checkout/not-found';
+export const HOLD_LAPSED_SLUG = 'checkout/hold-lapsed';
 
 export const VOUCHER_MESSAGES = {
   unknown: 'This code does not exist.',
@@ -36,4 +37,26 @@ export function soldOutProblem(available: number, key = 'payload.selectedOffers'
 
 export function checkoutNotFoundProblem(): Problem {
   return { type: problemType(CHECKOUT_NOT_FOUND_SLUG), title: '404 - Not found', status: 404, detail: 'No such checkout' };
+}
+
+/** "30 minutes", "1 hour", "1 hour 30 minutes": how long a checkout may hold spaces, for the lapse message. */
+export function holdCapText(seconds: number): string {
+  const minutes = Math.round(seconds / 60);
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  const parts = [hours ? `${hours} ${hours === 1 ? 'hour' : 'hours'}` : '', rest || !hours ? `${rest} ${rest === 1 ? 'minute' : 'minutes'}` : ''];
+  return parts.filter(Boolean).join(' ');
+}
+
+/**
+ * A checkout held its spaces (and voucher use) for the longest time allowed: they went back to other learners and
+ * the checkout is closed, so the learner starts again (409: the request was fine, the checkout's state forbids it).
+ */
+export function holdLapsedProblem(capSeconds: number): Problem {
+  return {
+    type: problemType(HOLD_LAPSED_SLUG),
+    title: 'Reservation Expired',
+    status: 409,
+    detail: `Your spaces were reserved for the longest time we allow (${holdCapText(capSeconds)}) and have been released for other learners. Please start your booking again.`,
+  };
 }

@@ -1,6 +1,7 @@
 /**
  * Request flow rules (spec 4 "Request flow rules", 5 "Calendar slots", 9 "Checkout").
  */
+import { checkoutDurationText } from '../time.ts';
 
 /** Spec 4 / 9: calendar-based requests allow durations up to 1440 minutes. */
 export const CALENDAR_MAX_DURATION_MINUTES = 1440;
@@ -69,4 +70,23 @@ export function canGoToPreviousMonth(visible: { year: number; month: number }, c
 /** Spec 5: Continue stays disabled until a slot is chosen. */
 export function canContinueWithSlot(selectedSlot: Slot | null | undefined): boolean {
   return !!selectedSlot;
+}
+
+/** A request duration option as the extra-cost rule reads it (spec 3 duration_pricing). */
+export interface DurationOption {
+  label?: string | null;
+  /** Minutes. */
+  duration?: number | null;
+  /** Pence per space. */
+  extra_cost?: number | null;
+}
+
+/**
+ * Spec 7: the extra line of a duration with an `extra_cost` — labelled with the duration's label, or the
+ * duration in the checkout's words (spec 9: "1 Hour 30 Minutes"), costing the extra per requested space.
+ * None for a duration without an extra cost.
+ */
+export function durationExtra(option: DurationOption | null | undefined, spaces: number): { label: string; cost: number; quantity: number } | null {
+  if (!option || typeof option.extra_cost !== 'number' || option.extra_cost <= 0) return null;
+  return { label: option.label?.trim() || checkoutDurationText(option.duration ?? 0), cost: option.extra_cost, quantity: spaces };
 }

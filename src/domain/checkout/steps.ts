@@ -1,10 +1,7 @@
 /**
  * Checkout steps per flow (spec 2.14 "Steps per flow" and "Step rules").
  */
-import type { CheckoutOrigin, Flow } from './flows.ts';
-import type { Offer } from '../entities.ts';
-import { anyOfferPaid } from '../pricing.ts';
-import { requiresPayment } from './request.ts';
+import { FLOW_RULES, type CheckoutOrigin, type Flow } from './flows.ts';
 
 export type StepId =
   | 'date'
@@ -45,49 +42,16 @@ export function requestDatesTitle(calendarBased: boolean): string {
   return calendarBased ? 'Select a Date & Time' : 'Preferred Dates';
 }
 
-/** Spec 3 "Checkout state.stepState": the state entry each step writes (login and confirmation write none). */
-export const STEP_STATE_KEYS: Readonly<Record<StepId, string | null>> = {
-  date: 'date',
-  spaces: 'price',
-  offers: 'price',
-  delivery: 'delivery',
-  dates: 'dates',
-  message: 'message',
-  login: null,
-  contactDetails: 'contactDetails',
-  payment: 'payment',
-  confirmation: null,
-};
-
-export interface FlowSteps {
-  beforeLogin: readonly StepId[];
-  afterLogin: readonly StepId[];
+/** Spec 2.14 table "Steps per flow (before login / after login)", from each flow's rules. */
+export function flowSteps(flow: Flow): { beforeLogin: readonly StepId[]; afterLogin: readonly StepId[] } {
+  return FLOW_RULES[flow].steps;
 }
 
-/** Spec 2.14 table "Steps per flow (before login / after login)". */
-export const FLOW_STEPS: Readonly<Record<Flow, FlowSteps>> = {
-  booking: { beforeLogin: ['date', 'spaces'], afterLogin: ['contactDetails', 'payment', 'confirmation'] },
-  order: { beforeLogin: ['offers'], afterLogin: ['contactDetails', 'payment', 'confirmation'] },
-  request: { beforeLogin: ['delivery', 'dates', 'message'], afterLogin: ['contactDetails', 'payment', 'confirmation'] },
-  dateBookingRequest: { beforeLogin: ['dates', 'message'], afterLogin: ['contactDetails', 'confirmation'] },
-  groupBookingRequest: { beforeLogin: ['dates', 'message'], afterLogin: ['contactDetails', 'confirmation'] },
-  bookingApplication: { beforeLogin: ['date', 'spaces'], afterLogin: ['contactDetails', 'confirmation'] },
-};
-
-/**
- * Spec 2.14 "Step rules" input for the Payment step. For booking and order
- * pass whether some offer costs more than 0 ({@link paymentRequiredForOffers});
- * for request pass request.requiresPayment(...). Other flows have no Payment step.
- */
+/** Spec 2.14 "Step rules" input: whether the learner is logged in and whether Payment is required. */
 export interface StepsInput {
   flow: Flow;
   loggedIn: boolean;
   paymentRequired: boolean;
-}
-
-/** Spec 2.14: booking and order need Payment only when some offer has a price above 0. */
-export function paymentRequiredForOffers(offers: ReadonlyArray<Pick<Offer, 'price'>> | null | undefined): boolean {
-  return anyOfferPaid(offers);
 }
 
 /**
@@ -96,7 +60,7 @@ export function paymentRequiredForOffers(offers: ReadonlyArray<Pick<Offer, 'pric
  * when the user is not logged in.
  */
 export function stepsFor({ flow, loggedIn, paymentRequired }: StepsInput): StepId[] {
-  const { beforeLogin, afterLogin } = FLOW_STEPS[flow];
+  const { beforeLogin, afterLogin } = flowSteps(flow);
   const after = afterLogin.filter((step) => step !== 'payment' || paymentRequired);
   return [...beforeLogin, ...(loggedIn ? [] : (['login'] as StepId[])), ...after];
 }
@@ -112,7 +76,7 @@ export function isStepId(value: unknown): value is StepId {
 
 /** Spec 2.14: whether a step is in the flow's after-login group. */
 export function isAfterLoginStep(flow: Flow, step: StepId): boolean {
-  return FLOW_STEPS[flow].afterLogin.includes(step);
+  return (flowSteps(flow).afterLogin as readonly StepId[]).includes(step);
 }
 
 /**
@@ -147,31 +111,11 @@ export function backAction(steps: ReadonlyArray<StepId>, current: StepId, origin
   return origin === 'embed' ? 'course-page' : 'history';
 }
 
-export interface PaymentRequiredInput {
-  flow: Flow;
-  /** The total of the selection made so far (null before the offers are chosen). */
-  selectionTotal: number | null;
-  /** Some offer or add-on on sale for this checkout has a price above 0. */
-  anyPaidItem: boolean;
-  /** Request flow: request.isInstantBooking(...) and the delivery step's payableCost. */
-  instant?: boolean;
-  payableCost?: number | null;
-}
-
 /**
- * Spec 2.14 "Step rules" as the server applies them: in booking and order, Payment is dropped when nothing
- * costs money — before the offers are chosen, when no offer (or add-on) has a price above 0; after, when the
- * selection's total (vouchers included) is 0. In request, only when payment is required (spec 4). Never in
- * the other flows.
+ * Spec 2.14 "Step rules" for flows that sell offers (booking, order): Payment is dropped when nothing costs money —
+ * before the offers are chosen, when no offer (or add-on) has a price above 0; after, when the selection's total
+ * (vouchers included) is 0. The request flow's rule is request.requiresPayment (spec 4).
  */
-export function paymentRequiredFor(input: PaymentRequiredInput): boolean {
-  switch (input.flow) {
-    case 'booking':
-    case 'order':
-      return input.selectionTotal === null ? input.anyPaidItem : input.selectionTotal > 0;
-    case 'request':
-      return requiresPayment({ instant: !!input.instant, payableCost: input.payableCost });
-    default:
-      return false;
-  }
+export function offersNeedPayment(input: { selectionTotal: number | null; anyPaidItem: boolean }): boolean {
+  return input.selectionTotal === null ? input.anyPaidItem : input.selectionTotal > 0;
 }

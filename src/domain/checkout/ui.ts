@@ -5,6 +5,7 @@
  * the platform terms text, the checkout URL kept in the address bar, and the analytics payloads.
  * Pure: no DOM, no I/O.
  */
+import { durationExtra, type DurationOption } from './request.ts';
 import type { Flow } from './flows.ts';
 import { AVAILABILITY_ERROR_SUFFIX, PLATFORM_TERMS } from './constants.ts';
 import { availabilityErrorText } from './messages.ts';
@@ -164,20 +165,16 @@ function num(value: unknown): number | null {
 }
 
 /**
- * The spaces a checkout asks for, read from its stepState (spec 3): price.spacesRequested in booking,
- * bookingApplication and order; delivery.requestedSpaces in request; dates.spacesRequested in the group
- * and date requests. 1 when nothing is stored.
+ * The spaces a checkout asks for (the number of attendees), read from its stepState (spec 3): whichever step
+ * recorded them — price.spacesRequested (booking, bookingApplication, order), delivery.requestedSpaces (request)
+ * or dates.spacesRequested (group and date requests). 1 when nothing is stored. The server and the screen both
+ * read it here.
  */
-export function requestedSpacesOf(flow: Flow, stepState: Record<string, StepStateEntry> | null | undefined): number {
-  switch (flow) {
-    case 'request':
-      return num(stateOf(stepState, 'delivery')?.requestedSpaces) ?? 1;
-    case 'dateBookingRequest':
-    case 'groupBookingRequest':
-      return num(stateOf(stepState, 'dates')?.spacesRequested) ?? 1;
-    default:
-      return num(stateOf(stepState, 'price')?.spacesRequested) ?? 1;
-  }
+export function requestedSpacesOf(stepState: Record<string, StepStateEntry> | null | undefined): number {
+  return num(stateOf(stepState, 'delivery')?.requestedSpaces)
+    ?? num(stateOf(stepState, 'dates')?.spacesRequested)
+    ?? num(stateOf(stepState, 'price')?.spacesRequested)
+    ?? 1;
 }
 
 /**
@@ -186,14 +183,6 @@ export function requestedSpacesOf(flow: Flow, stepState: Record<string, StepStat
  */
 export function attendeeFormCount(spaces: number, bookerIsAttending: boolean): number {
   return Math.max(0, Math.floor(spaces) - (bookerIsAttending ? 1 : 0));
-}
-
-export interface DurationExtraInput {
-  label?: string | null;
-  /** Minutes. */
-  duration?: number | null;
-  /** Pence per space. */
-  extra_cost?: number | null;
 }
 
 export interface CostSummaryRequestInput {
@@ -205,10 +194,8 @@ export interface CostSummaryRequestInput {
   origin: string;
   paymentMethod?: string | null;
   /** Request flow: the selected duration and the requested spaces. */
-  duration?: DurationExtraInput | null;
+  duration?: DurationOption | null;
   requestedSpaces?: number;
-  /** How a duration without a label is named (the checkout's duration text). */
-  durationText?: (minutes: number) => string;
 }
 
 /** Spec 7: the body of POST /custom/get-checkout-summary. */
@@ -229,13 +216,8 @@ export interface CostSummaryRequest {
  * extra cost, its quantity the requested spaces.
  */
 export function costSummaryRequest(input: CostSummaryRequestInput): CostSummaryRequest {
-  const extras: CostSummaryRequest['extras'] = [];
-  const duration = input.duration;
-  if (duration && typeof duration.extra_cost === 'number' && duration.extra_cost > 0) {
-    const minutes = duration.duration ?? 0;
-    const label = duration.label?.trim() || (input.durationText ? input.durationText(minutes) : String(minutes));
-    extras.push({ label, cost: duration.extra_cost, quantity: input.requestedSpaces ?? 1 });
-  }
+  const extra = durationExtra(input.duration, input.requestedSpaces ?? 1);
+  const extras: CostSummaryRequest['extras'] = extra ? [extra] : [];
   return {
     course_ref: input.courseId,
     occurrence_ref: input.occurrenceId ?? null,

@@ -27,6 +27,13 @@ export type SystemFieldId = keyof typeof SYSTEM_FIELD_LABELS;
 export const SYSTEM_FIELD_IDS = Object.keys(SYSTEM_FIELD_LABELS) as SystemFieldId[];
 /** Spec 3: `form_ref` default. */
 export const DEFAULT_FORM_REF = 'system_default';
+
+/** The booker form of a course: its own, else (when it names none or the default) the educator's, else the system form. */
+export function bookerFormRef(course: { form_ref?: string | null }, educator: { form_ref?: string | null }): string {
+  const ref = course.form_ref;
+  if ((!ref || ref === DEFAULT_FORM_REF) && educator.form_ref) return educator.form_ref;
+  return ref || DEFAULT_FORM_REF;
+}
 /** Spec 3: this field is removed from displayed forms. */
 export const MARKETING_CONSENT_FIELD_ID = 'educator_marketing_consent';
 
@@ -148,12 +155,12 @@ export function attendeeResponsePath(index: number): string {
 }
 
 /** Spec 5: terms are hidden and pre-accepted when the educator has hide_terms and the origin is not the marketplace. */
-export function termsPreAccepted(input: { hideTerms?: boolean | null; origin: CheckoutOrigin }): boolean {
+export function termsPreAccepted(input: { hideTerms?: boolean | null; origin: CheckoutOrigin | (string & {}) }): boolean {
   return !!input.hideTerms && input.origin !== 'marketplace';
 }
 
 /** Spec 5: the terms message when terms must be accepted and are not; null when fine. */
-export function validateTerms(input: { termsAccepted?: boolean | null; hideTerms?: boolean | null; origin: CheckoutOrigin }): string | null {
+export function validateTerms(input: { termsAccepted?: boolean | null; hideTerms?: boolean | null; origin: CheckoutOrigin | (string & {}) }): string | null {
   if (termsPreAccepted(input)) return null;
   return input.termsAccepted === true ? null : TERMS_MESSAGE;
 }

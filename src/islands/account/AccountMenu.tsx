@@ -5,6 +5,7 @@
  *   each administered educator (logo and name, admin app in a new tab); then "Student Profile" ("User Profile"
  *   when the user administers no educators) with My Courses & Bookings, Saved, User Settings and Log out.
  */
+import { administersAnyEducator } from '../../domain/roles.ts';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { $identity, adminOrigin, loadIdentity, loginHref, logoutHref } from '../../stores/identity.ts';
@@ -81,7 +82,7 @@ export default function AccountMenu({ educatorId }: AccountMenuProps) {
             <small>{identity.email}</small>
           </span>
         </a>
-        {identity.educators.length > 0 && (
+        {administersAnyEducator(identity) && (
           <div className="account-menu__section">
             <p className="account-menu__label">Admin Dashboard</p>
             <ul className="account-menu__list">

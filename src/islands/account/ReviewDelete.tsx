@@ -7,6 +7,7 @@ import { useEffect, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useStore } from '@nanostores/react';
 import { $identity, apiFetch, loadIdentity } from '../../stores/identity.ts';
+import { canDeleteReview } from '../../domain/ratings.ts';
 import './account.css';
 
 interface Mount {
@@ -68,13 +69,15 @@ export default function ReviewDelete() {
 
   useEffect(() => {
     const studentId = identity.studentId;
+    // Tells whoever waits for the page (a browser test) that the controls now match the signed-in learner.
+    if (identity.ready) document.documentElement.dataset.reviewActionsReady = 'true';
     if (!identity.authenticated || !studentId) {
       setMounts([]);
       return;
     }
     const refresh = () => {
       const found = Array.from(document.querySelectorAll<HTMLElement>('[data-reviewer-id][data-review-id]'))
-        .filter((el) => el.dataset.reviewerId === studentId)
+        .filter((el) => canDeleteReview(studentId, { reviewer: { id: el.dataset.reviewerId } }))
         .map((el) => ({ el, reviewId: el.dataset.reviewId as string }));
       setMounts((prev) => (prev.length === found.length && prev.every((m, i) => m.el === found[i].el) ? prev : found));
     };
@@ -82,7 +85,7 @@ export default function ReviewDelete() {
     const observer = new MutationObserver(refresh);
     observer.observe(document.body, { childList: true, subtree: true });
     return () => observer.disconnect();
-  }, [identity.authenticated, identity.studentId]);
+  }, [identity.ready, identity.authenticated, identity.studentId]);
 
   return <>{mounts.map((m) => createPortal(<DeleteControl reviewId={m.reviewId} onDeleted={() => location.reload()} />, m.el, m.reviewId))}</>;
 }

@@ -82,11 +82,8 @@ export interface CheckoutLocation {
   formatted: string;
 }
 
-/** What the browser needs to load a provider's widget (never a secret). */
-export interface PublicPaymentConfig {
-  card: { provider: 'stripe'; publishableKey: string } | { provider: 'test' };
-  paypal: { provider: 'paypal'; clientId: string; currency: string } | { provider: 'test-wallet' };
-}
+import type { PublicPaymentConfig, PublicProviderConfig } from '../../domain/checkout/paymentMethods.ts';
+export type { PublicPaymentConfig, PublicProviderConfig };
 
 export interface CheckoutBootstrap {
   context: AppContext;
@@ -107,64 +104,7 @@ export interface CheckoutBootstrap {
   problem: Problem | null;
 }
 
-export interface StepEntry {
-  status: string;
-  state: Record<string, unknown>;
-}
-
-export interface CheckoutOutcome {
-  kind: 'booking' | 'order' | 'request' | 'application';
-  id: string;
-  reference: string;
-  title?: string;
-  status?: string;
-  paymentMethod?: string | null;
-  paymentState?: string | null;
-  dueDate?: number | null;
-  manualNote?: string | null;
-  totalCost?: number | null;
-  currency?: string | null;
-  links?: { ical?: string | null; invoice?: string | null; payInvoice?: string | null; manage?: string | null };
-}
-
-/** Spec 3 "Checkout state" plus the further fields the engine answers with. */
-export interface CheckoutState {
-  _id: string;
-  flow: Flow;
-  origin: CheckoutOrigin;
-  currentStep: string;
-  courseId: string;
-  educatorId: string;
-  occurrenceId: string | null;
-  bookingId: string | null;
-  orderId: string | null;
-  requestId: string | null;
-  applicationId?: string | null;
-  stepState: Record<string, StepEntry>;
-  status?: string;
-  steps?: StepId[];
-  defaults?: Record<string, unknown>;
-  rules?: { paymentRequired?: boolean; calendarBased?: boolean; instantBooking?: boolean };
-  costSummary?: CostSummaryView | null;
-  totalCost?: number | null;
-  currency?: string;
-  outcome?: CheckoutOutcome | null;
-}
-
-export interface SummaryLineView {
-  text: string;
-  value: number;
-}
-
-/** Spec 3 "Cost summary". */
-export interface CostSummaryView {
-  summary_items?: Partial<Record<'offerSummary' | 'addOnSummary' | 'discountSummary' | 'voucherSummary' | 'vatSummary' | 'extraSummary', SummaryLineView[] | null>> | null;
-  platform_fee?: number | null;
-  fees_absorbed?: boolean | null;
-  total_cost?: number | null;
-  vat_amount?: number | null;
-  currency?: string | null;
-}
+export type { CheckoutOutcome, CheckoutState, CostSummaryView, StepEntry, SummaryLineView } from '../../domain/checkout/state.ts';
 
 export interface PaymentOptionsView extends PaymentOptions {
   invoice_due_days?: number | null;

@@ -4,7 +4,8 @@
  */
 import type { AstroGlobal } from 'astro';
 import type { SessionUser } from '../../../api/auth/types.ts';
-import { noStore, pageMainOrigin, pageSite, pageUser, visitorUrl } from '../../../api/auth/pages.ts';
+import { noStore, pageSite, pageUser } from '../../lib/page-locals.ts';
+import { pageServices } from '../../lib/page-services.ts';
 
 export interface ProfileGuard {
   user: SessionUser | null;
@@ -16,8 +17,9 @@ export interface ProfileGuard {
 export function profileGuard(astro: AstroGlobal, path: string): ProfileGuard {
   noStore(astro);
   const user = pageUser(astro);
-  const here = visitorUrl(astro, `${path}${astro.url.search}`);
-  const loginHref = `${pageMainOrigin()}/login?redirect=${encodeURIComponent(here)}`;
+  const services = pageServices(astro);
+  const here = services.visitorUrl(astro, `${path}${astro.url.search}`);
+  const loginHref = `${services.mainOrigin()}/login?redirect=${encodeURIComponent(here)}`;
   const site = pageSite(astro);
   return { user, loginHref, redirect: !user && !site.minisiteSlug ? loginHref : null };
 }

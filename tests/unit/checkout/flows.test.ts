@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  FLOW_PATH_SLUGS,
+  FLOW_RULES,
   assertFlowMatchesCourseType,
   courseTypeGroup,
   defaultFlowForCourseType,
@@ -9,7 +9,7 @@ import {
   flowAcceptsCourseType,
   flowFromSlug,
   flowMismatchMessage,
-  flowSendsOccurrence,
+  isDatedFlow,
   initialisePath,
   isFlow,
   type Flow,
@@ -18,7 +18,7 @@ import { catchProblem } from '../helpers.ts';
 
 describe('flow path slugs (spec 7)', () => {
   it('map each flow', () => {
-    expect(FLOW_PATH_SLUGS).toEqual({
+    expect(Object.fromEntries(Object.entries(FLOW_RULES).map(([flow, rules]) => [flow, rules.pathSlug]))).toEqual({
       booking: 'booking',
       order: 'order',
       request: 'request',
@@ -33,10 +33,10 @@ describe('flow path slugs (spec 7)', () => {
     expect(isFlow('Order')).toBe(false);
   });
   it('booking and bookingApplication send occurrenceId', () => {
-    expect(flowSendsOccurrence('booking')).toBe(true);
-    expect(flowSendsOccurrence('bookingApplication')).toBe(true);
-    expect(flowSendsOccurrence('order')).toBe(false);
-    expect(flowSendsOccurrence('dateBookingRequest')).toBe(false);
+    expect(isDatedFlow('booking')).toBe(true);
+    expect(isDatedFlow('bookingApplication')).toBe(true);
+    expect(isDatedFlow('order')).toBe(false);
+    expect(isDatedFlow('dateBookingRequest')).toBe(false);
   });
 });
 

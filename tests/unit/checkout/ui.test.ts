@@ -8,7 +8,6 @@ import {
 import { addCalendarDays, calendarWeekday, isoDate } from '../../../src/domain/zone.ts';
 import { availabilityErrorText } from '../../../src/domain/checkout/messages.ts';
 import { problems } from '../../../src/domain/problems.ts';
-import { checkoutDurationText } from '../../../src/domain/time.ts';
 
 describe('share prompt (spec 2.15, 2.17)', () => {
   it('says the user booked the course with the educator', () => {
@@ -115,11 +114,11 @@ describe('month calendar (spec 2.17)', () => {
 
 describe('spaces, attendees and the cost-summary request (spec 3, 7)', () => {
   it('reads the requested spaces per flow, 1 when nothing is stored', () => {
-    expect(requestedSpacesOf('booking', { price: { state: { spacesRequested: 3 } } })).toBe(3);
-    expect(requestedSpacesOf('order', {})).toBe(1);
-    expect(requestedSpacesOf('request', { delivery: { state: { requestedSpaces: 4 } } })).toBe(4);
-    expect(requestedSpacesOf('groupBookingRequest', { dates: { state: { spacesRequested: 6 } } })).toBe(6);
-    expect(requestedSpacesOf('dateBookingRequest', { price: { state: { spacesRequested: 6 } } })).toBe(1);
+    expect(requestedSpacesOf({ price: { state: { spacesRequested: 3 } } })).toBe(3);
+    expect(requestedSpacesOf({})).toBe(1);
+    expect(requestedSpacesOf({ delivery: { state: { requestedSpaces: 4 } } })).toBe(4);
+    expect(requestedSpacesOf({ dates: { state: { spacesRequested: 6 } } })).toBe(6);
+    expect(requestedSpacesOf({ price: { state: {} } })).toBe(1);
   });
   it('counts attendee forms: all but the attending booker', () => {
     expect(attendeeFormCount(3, true)).toBe(2);
@@ -141,9 +140,9 @@ describe('spaces, attendees and the cost-summary request (spec 3, 7)', () => {
     const base = { courseId: 'c', origin: 'marketplace', offers: [], addOns: [], requestedSpaces: 3 };
     expect(costSummaryRequest({ ...base, duration: { label: 'Half day', duration: 240, extra_cost: 2500 } }).extras)
       .toEqual([{ label: 'Half day', cost: 2500, quantity: 3 }]);
-    expect(costSummaryRequest({ ...base, duration: { label: null, duration: 120, extra_cost: 1000 }, durationText: checkoutDurationText }).extras)
+    expect(costSummaryRequest({ ...base, duration: { label: null, duration: 120, extra_cost: 1000 } }).extras)
       .toEqual([{ label: '2 Hours', cost: 1000, quantity: 3 }]);
-    expect(costSummaryRequest({ ...base, duration: { label: null, duration: 90, extra_cost: 1000 } }).extras[0].label).toBe('90');
+    expect(costSummaryRequest({ ...base, duration: { label: null, duration: 90, extra_cost: 1000 } }).extras[0].label).toBe('1 Hour 30 Minutes');
     expect(costSummaryRequest({ ...base, duration: { label: 'x', duration: 60, extra_cost: 0 } }).extras).toEqual([]);
     expect(costSummaryRequest({ ...base, occurrenceId: undefined }).occurrence_ref).toBeNull();
   });

@@ -17,9 +17,10 @@ import { cardProviderProblem, problems } from '../../../domain/problems.ts';
 
 const cardRedirectFailedProblem = () => problems.cardRedirectFailed();
 import { checkoutApi, toProblem } from '../api.ts';
-import type { PublicPaymentConfig } from '../types.ts';
+import type { PublicProviderConfig } from '../types.ts';
 
-type CardConfig = PublicPaymentConfig['card'];
+/** The widget of the provider that takes the method (undefined: not offered, never rendered). */
+type CardConfig = PublicProviderConfig | undefined;
 
 interface PaymentProps {
   config: CardConfig;
@@ -180,7 +181,7 @@ function StripeElementForm({ config, clientSecret, billing, busy, setBusy, submi
   const mountRef = useRef<HTMLDivElement>(null);
   const stripeRef = useRef<{ stripe: Stripe; elements: StripeElements } | null>(null);
   const [ready, setReady] = useState(false);
-  const publishableKey = config.provider === 'stripe' ? config.publishableKey : '';
+  const publishableKey = config?.provider === 'stripe' ? config.publishableKey : '';
   const connectedAccount = (state?.stepState.payment?.state as { connectedAccountId?: string | null } | undefined)?.connectedAccountId ?? undefined;
 
   useEffect(() => {
@@ -254,13 +255,13 @@ function StripeElementForm({ config, clientSecret, billing, busy, setBusy, submi
 
 /** Card, including device wallet pay (through the Payment Element when Stripe is configured). */
 export function CardForm(props: PaymentProps & { payLabel: string }) {
-  if (props.config.provider === 'stripe') return <StripeElementForm {...props} submitLabel={props.payLabel} />;
+  if (props.config?.provider === 'stripe') return <StripeElementForm {...props} submitLabel={props.payLabel} />;
   return <TestCardForm {...props} />;
 }
 
 /** The pay-later provider: Continue (the provider's own pages take it from there). */
 export function PayLaterForm(props: PaymentProps) {
-  if (props.config.provider === 'stripe') return <StripeElementForm {...props} submitLabel="Continue" />;
+  if (props.config?.provider === 'stripe') return <StripeElementForm {...props} submitLabel="Continue" />;
   const { paymentId, clientSecret, busy, setBusy } = props;
   return (
     <div className="stack">

@@ -66,7 +66,7 @@ export default function ContactStep() {
   const [terms, setTerms] = useState<boolean>(preAccepted || !!stored?.termsAccepted);
   const termsRef = useRef<TermsDialogHandle>(null);
   const guests = capturesGuests({ capture_guests: course.captureGuests });
-  const spaces = requestedSpacesOf(state.flow, state.stepState);
+  const spaces = requestedSpacesOf(state.stepState);
   const attendeeCount = guests ? attendeeFormCount(spaces, attending) : 0;
   const loading = !bookerForm || (guests && !attendeeForm);
   useContinue(loading ? { enabled: false } : { enabled: true });

@@ -78,7 +78,6 @@ export default function DeliveryStep() {
         origin: state.origin,
         duration,
         requestedSpaces,
-        durationText: checkoutDurationText,
       }));
     }, 250);
     return () => window.clearTimeout(timer);

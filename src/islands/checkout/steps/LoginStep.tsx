@@ -4,6 +4,7 @@
  * In an embed the login opens in a first-party window (no third-party cookies, DESIGN 5): the accounts
  * store's startLogin posts the code back; identity is also checked again whenever this window regains focus.
  */
+import type { CheckoutOrigin } from '../../../domain/checkout/flows.ts';
 import { useEffect } from 'react';
 import { useStore } from '@nanostores/react';
 import { $bootstrap, $checkout, reloadCheckout } from '../../../stores/checkout.ts';
@@ -14,13 +15,13 @@ import { StepHeading, useContinue } from '../shared.tsx';
 import type { CheckoutBootstrap } from '../types.ts';
 
 /** Spec 2.5 / 2.16: {host}/login?redirect={current url}&educator={id}, without the educator on the marketplace origin. */
-export function checkoutLoginUrl(bootstrap: Pick<CheckoutBootstrap, 'host' | 'protocol'>, educatorId: string | null | undefined, origin: string): string {
+export function checkoutLoginUrl(bootstrap: Pick<CheckoutBootstrap, 'host' | 'protocol'>, educatorId: string | null | undefined, origin: CheckoutOrigin): string {
   return loginUrl({
     host: bootstrap.host,
     protocol: bootstrap.protocol,
     currentUrl: typeof window === 'undefined' ? '' : window.location.href,
     educatorId,
-    origin: origin as 'marketplace' | 'embed' | 'landing_page',
+    origin,
   });
 }
 
@@ -34,7 +35,7 @@ export function useIdentityOnFocus(enabled: boolean): void {
   }, [enabled]);
 }
 
-export function LoginLink({ educatorId, origin, label, className = 'btn' }: { educatorId: string | null | undefined; origin: string; label: string; className?: string }) {
+export function LoginLink({ educatorId, origin, label, className = 'btn' }: { educatorId: string | null | undefined; origin: CheckoutOrigin; label: string; className?: string }) {
   const bootstrap = useStore($bootstrap)!;
   const embed = bootstrap.context === 'embed';
   useIdentityOnFocus(embed);

@@ -125,7 +125,7 @@ export default function PaymentStep() {
                   {method === 'klarna' && (
                     ready('klarna') && payment.clientSecret && payment.paymentId ? (
                       <PayLaterForm
-                        config={bootstrap.payment.card}
+                        config={bootstrap.payment.klarna}
                         clientSecret={payment.clientSecret}
                         paymentId={payment.paymentId}
                         billing={{ name: billingName, email: billingEmail }}

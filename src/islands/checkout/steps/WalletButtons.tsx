@@ -10,7 +10,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { showProblem, submitAction } from '../../../stores/checkout.ts';
 import { walletProviderProblem } from '../../../domain/problems.ts';
-import type { PublicPaymentConfig } from '../types.ts';
+import type { PublicProviderConfig } from '../types.ts';
 
 const WALLET_NAME = 'PayPal';
 
@@ -47,7 +47,7 @@ function loadPayPal(clientId: string, currency: string): Promise<PayPalNamespace
 }
 
 export function WalletButtons(props: {
-  config: PublicPaymentConfig['paypal'];
+  config: PublicProviderConfig | undefined;
   orderId: string;
   totalText: string | null;
   busy: boolean;
@@ -60,7 +60,7 @@ export function WalletButtons(props: {
   const walletRef = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
-    if (config.provider !== 'paypal') return;
+    if (config?.provider !== 'paypal') return;
     let buttons: PayPalButtons | null = null;
     let cancelled = false;
     loadPayPal(config.clientId, config.currency)
@@ -96,7 +96,7 @@ export function WalletButtons(props: {
     if (approving) approveRef.current?.focus();
   }, [approving]);
 
-  if (config.provider === 'paypal') return <div ref={containerRef} className="wallet-buttons" />;
+  if (config?.provider === 'paypal') return <div ref={containerRef} className="wallet-buttons" />;
 
   // The test wallet: the buyer's approval happens in this panel.
   return (

@@ -1,41 +1,35 @@
 /**
- * Server side of the checkout pages (src/pages/checkout.astro, src/pages/embed/checkout.astro): reads the
+ * The page service of the checkout pages (src/pages/checkout.astro, src/pages/embed/checkout.astro): reads the
  * query and the request's context, and loads the catalogue facts the island shows but the API's checkout
  * state does not carry (course and educator names, slugs, offers, forms, flags, analytics ids, locations).
  * Everything that changes per learner or per minute (the checkout, occurrences, spaces, costs, forms'
  * answers, payment options) is loaded by the island from the API.
  */
-import { pageDb } from '../../lib/db.ts';
-import { siteConfig, PRODUCT_NAME } from '../../lib/config.ts';
-import { sanitize } from '../../lib/html.ts';
-import { loadCourseCatalogue, loadLocations } from '../../../db/queries/checkout.ts';
-import { bookerFormId } from '../../../api/checkout/steps.ts';
-import type { Ctx } from '../../../api/checkout/context.ts';
-import { courseFlow, isFlow, type CheckoutOrigin, type Flow } from '../../domain/checkout/flows.ts';
-import { problems } from '../../domain/problems.ts';
-import type { AppContext, CheckoutBootstrap, PublicPaymentConfig } from '../../islands/checkout/types.ts';
-
-/** The checkout's origin (spec 1): the marketplace, `embed`, or `landing_page` for an educator's own site. */
-export function originFor(context: AppContext): CheckoutOrigin {
-  if (context === 'embed') return 'embed';
-  if (context === 'minisite') return 'landing_page';
-  return 'marketplace';
-}
-
-/** Spec 3 "Payment options" widgets the browser may load: Stripe with a publishable key, PayPal with a client id, else the test providers. */
-export function publicPaymentConfig(env: Record<string, string | undefined> = process.env): PublicPaymentConfig {
-  return {
-    card: env.STRIPE_SECRET_KEY && env.STRIPE_PUBLISHABLE_KEY ? { provider: 'stripe', publishableKey: env.STRIPE_PUBLISHABLE_KEY } : { provider: 'test' },
-    paypal: env.PAYPAL_CLIENT_ID ? { provider: 'paypal', clientId: env.PAYPAL_CLIENT_ID, currency: 'GBP' } : { provider: 'test-wallet' },
-  };
-}
+import type { Deps } from '../app.ts';
+import { siteConfig, PRODUCT_NAME } from '../../src/lib/config.ts';
+import { sanitize } from '../../src/lib/html.ts';
+import { loadCourseCatalogue, loadLocations } from '../../db/queries/checkout.ts';
+import { bookerFormRef } from '../../src/domain/checkout/validation.ts';
+import { courseFlow, isFlow, originForContext, type Flow } from '../../src/domain/checkout/flows.ts';
+import { problems } from '../../src/domain/problems.ts';
+import type { AppContext, CheckoutBootstrap } from '../../src/islands/checkout/types.ts';
+import type { CheckoutPageData } from '../../src/lib/page-services.ts';
+import { publicPaymentConfig } from '../payments/registry.ts';
 
 function text(value: string | null): string | null {
   const v = value?.trim();
   return v ? v.slice(0, 2000) : null;
 }
 
-export async function loadCheckoutBootstrap(url: URL, context: AppContext): Promise<CheckoutBootstrap> {
+export async function loadCheckoutPage(deps: Pick<Deps, 'db' | 'config'>, url: URL, context: AppContext): Promise<CheckoutPageData> {
+  const bootstrap = await loadCheckoutBootstrap(deps, url, context);
+  const brand = bootstrap.educator
+    ? (await deps.db.selectFrom('educators').select(['color_brand', 'on_color_brand']).where('id', '=', bootstrap.educator.id).executeTakeFirst()) ?? null
+    : null;
+  return { bootstrap, brand };
+}
+
+async function loadCheckoutBootstrap(deps: Pick<Deps, 'db' | 'config'>, url: URL, context: AppContext): Promise<CheckoutBootstrap> {
   const { host, protocol } = siteConfig();
   const params = url.searchParams;
   let courseId = text(params.get('course'));
@@ -43,7 +37,7 @@ export async function loadCheckoutBootstrap(url: URL, context: AppContext): Prom
   const checkoutId = text(params.get('checkoutId'));
   const base: CheckoutBootstrap = {
     context,
-    origin: originFor(context),
+    origin: originForContext(context),
     flow: null,
     courseId,
     occurrenceId: text(params.get('occurrence')),
@@ -54,10 +48,10 @@ export async function loadCheckoutBootstrap(url: URL, context: AppContext): Prom
     course: null,
     educator: null,
     locations: [],
-    payment: publicPaymentConfig(),
+    payment: publicPaymentConfig(deps.config),
     problem: null,
   };
-  const db = pageDb();
+  const db = deps.db;
   if (checkoutId && (!courseId || !flowParam)) {
     // A resumed checkout whose URL lost its course or flow: the stored checkout knows them.
     const row = await db.selectFrom('checkouts').select(['course_id', 'flow']).where('id', '=', checkoutId).executeTakeFirst();
@@ -71,7 +65,7 @@ export async function loadCheckoutBootstrap(url: URL, context: AppContext): Prom
   if (!cat || !cat.course.published) return { ...base, courseId, problem: problems.notFound('No such course') };
   const { course, educator } = cat;
   const flow: Flow = isFlow(flowParam) ? flowParam : courseFlow(course);
-  const bookerForm = await bookerFormId({ cat } as unknown as Ctx);
+  const bookerForm = bookerFormRef(course, educator);
   const locations = course.student_travel_settings?.enabled ? await loadLocations(db, course.student_travel_settings.locations ?? []) : [];
   return {
     ...base,

@@ -1,0 +1,148 @@
+/**
+ * The shapes a checkout flow is built from (docs/checkout-design.md). A flow is a definition: one object per step
+ * of its list in src/domain/checkout/flows.ts, plus what it sells, what it holds, whether it needs Payment, and
+ * the outcome it records. A step is an object that knows whether it applies, whether it is complete, and the
+ * actions it accepts — each with its payload schema and what it does. The engine (engine.ts) only looks things up:
+ * the compiler refuses a flow without a definition, a definition without an object for one of its steps, and a
+ * flow without an outcome.
+ */
+import type { z } from 'zod';
+import type { Deps } from '../app.ts';
+import type { CheckoutRow } from '../../db/schema/checkout.ts';
+import type { AddOnRow, OfferRow } from '../../db/queries/checkout.ts';
+import type { Flow, FlowStepId } from '../../src/domain/checkout/flows.ts';
+import type { StepId } from '../../src/domain/checkout/steps.ts';
+import type { OutcomeColumns, PaymentState } from '../../db/schema/checkout.ts';
+import type { StoredLines } from '../../db/queries/bookings.ts';
+import { parseWith } from '../http/parse.ts';
+import type { ProviderPayment } from '../payments/types.ts';
+import type { Ctx, Selection } from './context.ts';
+
+/** What an action asks the engine to do next: move to the following step, or stay (a step may complete the checkout itself). */
+export type ActionResult = 'advance' | 'stay';
+export const ADVANCE = 'advance' as const;
+export const STAY = 'stay' as const;
+
+/** Provider work an action needs before its transaction: network calls never run inside one. */
+export interface Prepared {
+  payment?: ProviderPayment;
+  /** The provider's registered name (api/payments/registry.ts). */
+  provider?: string;
+  /** A payment that succeeded: give the money back if the action cannot complete. */
+  refundOnFailure?: boolean;
+}
+
+/** An action with its payload parsed: ready to prepare (outside the transaction) and run (inside it). */
+export interface BoundAction {
+  prepare(deps: Deps, row: CheckoutRow): Promise<Prepared>;
+  run(ctx: Ctx, prepared: Prepared): Promise<ActionResult>;
+  /** Repeated after the checkout completed, it answers with the state (a payment is confirmed by browser and webhook). */
+  readonly repeatable: boolean;
+}
+
+export interface ActionDef {
+  /** Parses the payload with the action's schema (a bad one is the spec's validation problem). */
+  bind(rawPayload: unknown): BoundAction;
+}
+
+/**
+ * One action of spec 4 "Checkout actions": its payload schema and what it does. The handler receives the payload
+ * exactly as the schema parsed it, so no action can be dispatched with another's payload.
+ */
+export function action<S extends z.ZodTypeAny>(def: {
+  payload: S;
+  prepare?: (deps: Deps, row: CheckoutRow, payload: z.output<S>) => Promise<Prepared>;
+  handle: (ctx: Ctx, payload: z.output<S>, prepared: Prepared) => Promise<ActionResult> | ActionResult;
+  repeatable?: boolean;
+}): ActionDef {
+  return {
+    bind(rawPayload) {
+      const payload: z.output<S> = parseWith(def.payload, rawPayload ?? {}, 'payload');
+      return {
+        prepare: async (deps, row) => (def.prepare ? def.prepare(deps, row, payload) : {}),
+        run: async (ctx, prepared) => def.handle(ctx, payload, prepared),
+        repeatable: def.repeatable ?? false,
+      };
+    },
+  };
+}
+
+/** One step of spec 2.14: an object that decides whether it applies and whether it is complete, and what it accepts. */
+export interface StepDef<I extends StepId = StepId> {
+  readonly id: I;
+  /** Whether the step is part of this checkout now (absent: always). */
+  applies?(ctx: Ctx): boolean | Promise<boolean>;
+  /** Whether the learner has done it (its stepState entry is written). */
+  isComplete(ctx: Ctx): boolean;
+  /** The actions it accepts, by their spec 4 names. */
+  readonly actions: Readonly<Record<string, ActionDef>>;
+  /** Arriving at the step going forwards (Payment fixes the total and takes the hold). */
+  enter?(ctx: Ctx): Promise<void>;
+  /** Leaving it with "go back" (Payment gives the hold and the provider payment back). */
+  leave?(ctx: Ctx): Promise<void>;
+}
+
+export function defineStep<I extends StepId>(step: StepDef<I>): StepDef<I> {
+  return step;
+}
+
+/** What the checkout holds while the learner pays: spaces off an occurrence and one use of a voucher. */
+export interface HoldNeeds {
+  occurrenceId: string | null;
+  spaces: number;
+  voucherId: string | null;
+}
+
+/** How an outcome was paid, as the Payment step (or a free flow) records it. */
+export interface CompletionPayment {
+  method: string | null;
+  state: PaymentState;
+  paymentId?: string | null;
+  invoiceDetails?: Record<string, unknown> | null;
+  dueDate?: number | null;
+  manualNote?: string | null;
+}
+
+/** The columns every outcome record shares, as complete() fills them for the flow's outcome (its own id and details aside). */
+export type OutcomeBase = Omit<OutcomeColumns, 'id' | 'details' | 'lines' | 'currency'> & { lines: StoredLines & Record<string, unknown>; currency: string };
+
+/** What an outcome is, for the checkout row, the confirmation screen and the e-mails. */
+export type OutcomeKind = 'booking' | 'order' | 'request' | 'application';
+export interface OutcomeRef {
+  kind: OutcomeKind;
+  id: string;
+  /** It has an invoice or receipt (a paid booking or order), numbered in the same transaction. */
+  documents: boolean;
+}
+
+/**
+ * A flow's server side. `steps` must hold exactly the steps its rules list, each under its own id; the rest are
+ * the rules the engine asks the flow instead of testing the flow's name.
+ */
+export interface FlowDefinition<F extends Flow = Flow> {
+  readonly flow: F;
+  /** Spec 2.14 "Step rules": whether the Payment step applies (required of flows that list it, see PaymentRule). */
+  paymentRequired?(ctx: Ctx): Promise<boolean>;
+  readonly steps: { readonly [S in FlowStepId<F>]: StepDef<S> };
+  /** Offers and add-ons on sale in this checkout (a dated flow's are its occurrence's). */
+  catalogue(ctx: Ctx): { offers: OfferRow[]; addOns: AddOnRow[] };
+  /** What the learner has chosen so far, for the cost summary, the hold and the outcome (null before any choice). */
+  selection(ctx: Ctx): Selection | null;
+  /** What to hold while paying (nothing: no hold). */
+  holds(ctx: Ctx): HoldNeeds;
+  /** Spec 4 "Defaults when no selection has been stored", for the screen to start from. */
+  defaults(ctx: Ctx): Record<string, unknown>;
+  /** Extra rules the screen reads from the state (request: calendar-based, instant booking). */
+  rules?(ctx: Ctx): { calendarBased: boolean; instantBooking: boolean };
+  /** Runs once when the checkout is created, inside its transaction (e.g. pick the occurrence the page sent). */
+  initialise?(ctx: Ctx, input: { occurrenceId?: string | null }): Promise<void>;
+  /** Records the flow's outcome inside the completing transaction; returns what it recorded. */
+  outcome(ctx: Ctx, pay: CompletionPayment, base: OutcomeBase): Promise<OutcomeRef>;
+}
+
+/** Spec 2.14 "Step rules": a flow that lists Payment must say when it applies (the compiler asks for it). */
+export type PaymentRule<F extends Flow> = 'payment' extends FlowStepId<F> ? { paymentRequired(ctx: Ctx): Promise<boolean> } : { paymentRequired?: undefined };
+
+export function defineFlow<F extends Flow>(definition: FlowDefinition<F> & PaymentRule<F>): FlowDefinition<F> & PaymentRule<F> {
+  return definition;
+}

@@ -1,0 +1,25 @@
+/**
+ * Every flow's definition, one per flow of src/domain/checkout/flows.ts: the compiler refuses a flow without one.
+ * Adding a flow: its rules there, its definition file here, listed below (docs/checkout-design.md).
+ */
+import type { Flow } from '../../../src/domain/checkout/flows.ts';
+import type { AnyFlowDefinition } from '../context.ts';
+import type { FlowDefinition } from '../definition.ts';
+import { bookingFlow } from './booking.ts';
+import { orderFlow } from './order.ts';
+import { requestFlow } from './request.ts';
+import { dateBookingRequestFlow, groupBookingRequestFlow } from './group-requests.ts';
+import { bookingApplicationFlow } from './booking-application.ts';
+
+const FLOW_DEFINITIONS: { readonly [F in Flow]: FlowDefinition<F> } = {
+  booking: bookingFlow,
+  order: orderFlow,
+  request: requestFlow,
+  dateBookingRequest: dateBookingRequestFlow,
+  groupBookingRequest: groupBookingRequestFlow,
+  bookingApplication: bookingApplicationFlow,
+};
+
+export function flowDefinition(flow: Flow): AnyFlowDefinition {
+  return FLOW_DEFINITIONS[flow];
+}

@@ -1,0 +1,34 @@
+/** The order flow (spec 1, 2.14): an on-demand course, no date; a voucher use is held while paying. */
+import { defineFlow } from '../definition.ts';
+import { commitSpaces, paymentColumns } from '../outcomes.ts';
+import { newReference } from '../ids.ts';
+import { pricingStep, priceSelection } from '../steps/pricing.ts';
+import { contactStep } from '../steps/contact.ts';
+import { paymentStep } from '../steps/payment.ts';
+import { confirmationStep } from '../steps/common.ts';
+import { courseCatalogue } from '../steps/lines.ts';
+import { offersPaymentRequired, priceDefaults } from './shared.ts';
+
+export const orderFlow = defineFlow({
+  flow: 'order',
+  steps: {
+    offers: pricingStep('offers', 'order pricing options picked'),
+    contactDetails: contactStep('order contact details filled'),
+    payment: paymentStep,
+    confirmation: confirmationStep,
+  },
+  catalogue: courseCatalogue,
+  selection: priceSelection,
+  paymentRequired: offersPaymentRequired,
+  holds: (ctx) => ({ occurrenceId: null, spaces: 0, voucherId: priceSelection(ctx)?.voucherId ?? null }),
+  defaults: priceDefaults,
+  outcome: async (ctx, pay, base) => {
+    await commitSpaces(ctx);
+    const id = newReference('order');
+    await ctx.q.insertInto('orders').values({
+      ...base, ...paymentColumns(pay), id, status: 'confirmed',
+      details: { voucherId: priceSelection(ctx)?.voucherId ?? null, costSummary: ctx.row.cost_summary },
+    }).execute();
+    return { kind: 'order', id, documents: true };
+  },
+});

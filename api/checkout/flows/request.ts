@@ -1,0 +1,67 @@
+/**
+ * The request flow (spec 1, 2.14, 4 "Request flow rules"): an on-request course, delivered as the learner
+ * chooses; an instant booking of a calendar slot when the rules say so (paid when it costs something), else a
+ * request the educator answers.
+ */
+import { ProblemError, problems } from '../../../src/domain/problems.ts';
+import { bookingOutcome } from '../../../src/domain/checkout/outcomes.ts';
+import { defaultDelivery, defaultDurationId, defaultRequestPricing } from '../../../src/domain/checkout/defaults.ts';
+import { requiresPayment } from '../../../src/domain/checkout/request.ts';
+import { educatorBusyIntervals } from '../../../db/queries/checkout.ts';
+import { defineFlow } from '../definition.ts';
+import { domainOffers, entry, type DatesState, type DeliveryState } from '../context.ts';
+import { deliveryStep, requestDatesStep, calendarBased, deliveryCourse, deliverySelection, instantBooking, slotOf } from '../steps/request.ts';
+import { contactStep } from '../steps/contact.ts';
+import { paymentStep } from '../steps/payment.ts';
+import { confirmationStep, messageStep } from '../steps/common.ts';
+import { courseCatalogue } from '../steps/lines.ts';
+import { insertBooking, insertRequest, messageOf } from './shared.ts';
+
+export const requestFlow = defineFlow({
+  flow: 'request',
+  steps: {
+    delivery: deliveryStep,
+    dates: requestDatesStep,
+    message: messageStep('request message filled'),
+    contactDetails: contactStep('contact details filled'),
+    payment: paymentStep,
+    confirmation: confirmationStep,
+  },
+  catalogue: courseCatalogue,
+  selection: deliverySelection,
+  paymentRequired: async (ctx) => requiresPayment({ instant: instantBooking(ctx), payableCost: entry<DeliveryState>(ctx, 'delivery')?.payableCost ?? 0 }),
+  holds: () => ({ occurrenceId: null, spaces: 0, voucherId: null }),
+  defaults: (ctx) => {
+    let delivery: unknown = null;
+    try {
+      delivery = defaultDelivery(deliveryCourse(ctx.cat), ctx.cat.course.student_travel_settings?.locations ?? []);
+    } catch {
+      delivery = null;
+    }
+    return {
+      delivery: {
+        selectedDurationId: defaultDurationId(ctx.cat.course.duration_pricing),
+        delivery,
+        pricing: defaultRequestPricing(domainOffers(ctx.cat.offers), ctx.now),
+      },
+    };
+  },
+  rules: (ctx) => ({ calendarBased: calendarBased(ctx), instantBooking: instantBooking(ctx) }),
+  // Spec 4: "No delivery options available" when no delivery option can be defaulted.
+  initialise: async (ctx) => {
+    defaultDelivery(deliveryCourse(ctx.cat), ctx.cat.course.student_travel_settings?.locations ?? []);
+  },
+  outcome: async (ctx, pay, base) => {
+    const dates = entry<DatesState>(ctx, 'dates');
+    const details = { delivery: entry<DeliveryState>(ctx, 'delivery'), dates, message: messageOf(ctx), costSummary: ctx.row.cost_summary };
+    if (!instantBooking(ctx) || !dates?.availableDate) return insertRequest(ctx, base, details);
+    const slot = slotOf(ctx, Math.floor(Date.parse(dates.availableDate) / 1000));
+    // The slot must still be free: lock the educator (PostgreSQL) and look for an overlapping booking.
+    if (ctx.dialect === 'postgres') await ctx.q.selectFrom('educators').select('id').where('id', '=', ctx.row.educator_id).forUpdate().execute();
+    const busy = await educatorBusyIntervals(ctx.q, ctx.row.educator_id, slot.from, slot.to);
+    if (busy.length > 0) throw new ProblemError(problems.validation([{ key: 'stepState.dates.availableDate', name: 'Date & Time', message: 'is no longer available' }]));
+    return insertBooking(ctx, pay, base, {
+      occurrenceId: null, start: slot.from, end: slot.to, status: bookingOutcome(ctx.cat.course.approval_required), details,
+    });
+  },
+});

@@ -1,0 +1,17 @@
+/**
+ * Releases lapsed holds in the background, so occurrences.available_spaces and vouchers.uses catch up without
+ * waiting for a checkout to touch them. Readers never wait for it: course data and voucher checks already count
+ * lapsed holds as free (db/queries/holds.ts).
+ */
+import type { Deps } from '../app.ts';
+import type { BackgroundJob } from '../background.ts';
+import { sweepAllExpiredHolds } from './holds.ts';
+
+export function holdSweeperJob(deps: Deps): BackgroundJob {
+  return {
+    name: 'hold-sweeper',
+    idleMs: 30_000,
+    busyMs: 0,
+    run: () => sweepAllExpiredHolds(deps.db, deps.dialect, deps.now()),
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * The Spaces step (booking, bookingApplication) and the Offers step (order): offers, add-ons and a promo code
+ * or gift card (spec 2.14, 5 "Offer quantity"). Writes stepState.price.
+ */
+import { defaultOfferSelection } from '../../../src/domain/checkout/defaults.ts';
+import { voucherProperty } from '../../../src/domain/checkout/problems.ts';
+import { ACTION_PAYLOADS } from '../actions.ts';
+import { ADVANCE, STAY, action, defineStep, type StepDef } from '../definition.ts';
+import { domainOffers, entry, setEntry, stepObject, type Ctx, type PriceState } from '../context.ts';
+import { checkVoucher } from '../vouchers.ts';
+import { invalid, validateLines } from './lines.ts';
+
+type PricingAction = 'pricing options picked' | 'order pricing options picked';
+
+async function pickPricing(ctx: Ctx, payload: (typeof ACTION_PAYLOADS)[PricingAction]['_output']): Promise<void> {
+  // A dated flow sells its occurrence's offers: the date comes first.
+  if (stepObject(ctx, 'date') && !ctx.occ) {
+    invalid([{ key: 'payload.selectedOffers', name: 'Date', message: 'must be picked first' }]);
+  }
+  const offersIn = payload.selectedOffers ?? defaultOfferSelection(domainOffers(ctx.def.catalogue(ctx).offers), ctx.now);
+  const { offers, addOns, spaces } = await validateLines(
+    ctx, offersIn, payload.selectedAddons, { offers: 'payload.selectedOffers', addOns: 'payload.selectedAddons' }, payload.spacesRequested,
+  );
+  let voucherId: string | null = null;
+  if (payload.appliedPromoCode && payload.appliedPromoCode.trim()) {
+    const previous = entry<PriceState>(ctx, 'price')?.voucherId ?? null;
+    const ownHold = await ctx.q.selectFrom('space_holds').select('voucher_id').where('checkout_id', '=', ctx.row.id).where('status', '=', 'held').executeTakeFirst();
+    const check = await checkVoucher(ctx.q, {
+      educatorId: ctx.cat.educator.id, courseId: ctx.cat.course.id, codeOrId: payload.appliedPromoCode, now: ctx.now,
+      ownHold: !!ownHold?.voucher_id && ownHold.voucher_id === previous,
+    });
+    if (!check.ok) invalid([voucherProperty(check.reason)]);
+    voucherId = check.voucher.id;
+  }
+  const state: PriceState = { offers, addOns, spacesRequested: spaces, voucherId };
+  setEntry(ctx, 'price', state);
+}
+
+/** A step that writes stepState.price under its spec 4 action name. */
+export function pricingStep<I extends 'spaces' | 'offers'>(id: I, actionName: PricingAction): StepDef<I> {
+  return defineStep({
+    id,
+    isComplete: (ctx) => entry(ctx, 'price') !== null,
+    actions: {
+      [actionName]: action({
+        payload: ACTION_PAYLOADS[actionName],
+        handle: async (ctx, payload) => {
+          await pickPricing(ctx, payload);
+          return ADVANCE;
+        },
+      }),
+    },
+  });
+}
+
+/** The price entry as a selection (booking, bookingApplication, order). */
+export function priceSelection(ctx: Ctx) {
+  const price = entry<PriceState>(ctx, 'price');
+  if (!price) return null;
+  return { offers: price.offers, addOns: price.addOns, extras: [], spaces: price.spacesRequested, voucherId: price.voucherId ?? null };
+}

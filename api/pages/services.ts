@@ -1,0 +1,62 @@
+/**
+ * The server side of on-demand pages: the implementation of src/lib/page-services.ts that api/app.ts passes to
+ * every Astro render as Astro.locals.services. Pages hold no queries and import nothing from api/; each service is
+ * a thin call into the API's own modules and db/queries.
+ */
+import type { Deps } from '../app.ts';
+import type { PageServices } from '../../src/lib/page-services.ts';
+import { pageSite } from '../../src/lib/page-locals.ts';
+import { baseHostname } from '../config.ts';
+import { mainSiteOrigin, minisiteSiteOrigin } from '../auth/site.ts';
+import { peekToken } from '../auth/sessions.ts';
+import { findUserById } from '../auth/users.ts';
+import { addReviewPage } from '../auth/add-review-page.ts';
+import { accountOf } from '../routes/account.ts';
+import { outcomePage } from '../documents/booking-page.ts';
+import { checkoutTablesExist, findClaim, listOwnReviews, listProfileItems } from '../../db/queries/accounts.ts';
+import { listSavedCourses } from '../../db/queries/saved-courses.ts';
+import { loadPayInvoice } from '../../db/queries/bookings.ts';
+import { loadCheckoutPage } from './checkout-bootstrap.ts';
+
+export function createPageServices(deps: Deps): PageServices {
+  const { db, config } = deps;
+  return {
+    mainOrigin: () => mainSiteOrigin(config),
+    mainHostname: () => baseHostname(config),
+    visitorUrl: (astro, path) => {
+      const site = pageSite(astro);
+      return `${site.minisiteSlug ? minisiteSiteOrigin(config, site.minisiteSlug) : mainSiteOrigin(config)}${path}`;
+    },
+    checkoutPage: (url, context) => loadCheckoutPage(deps, url, context),
+    payInvoice: async (kind, id, userId) => {
+      const view = id.length < 200 ? await loadPayInvoice(db, kind, id) : null;
+      return view && view.user_id === userId ? view : null;
+    },
+    outcomePage,
+    addReviewPage,
+    loginPage: async (educatorId, token) => {
+      const row = educatorId && educatorId.length < 200
+        ? await db.selectFrom('educators').select(['name', 'logo_url']).where('id', '=', educatorId).executeTakeFirst()
+        : undefined;
+      const found = token ? await peekToken(db, token, ['magic-link', 'signup'], deps.now()) : null;
+      return {
+        educator: row ? { name: row.name, logo: row.logo_url } : null,
+        link: token ? { token, email: found?.email ?? null, valid: !!found, purpose: (found?.purpose ?? null) as 'magic-link' | 'signup' | null } : null,
+      };
+    },
+    claimPage: async (slug, userId) => {
+      const educator = slug.length <= 200 ? (await db.selectFrom('educators').selectAll().where('slug', '=', slug).executeTakeFirst()) ?? null : null;
+      const requested = userId && educator ? !!(await findClaim(db, userId, educator.id)) : false;
+      return { educator, requested };
+    },
+    profile: async (studentId) => ({
+      items: (await checkoutTablesExist(db)) ? await listProfileItems(db, studentId) : [],
+      reviews: await listOwnReviews(db, studentId),
+    }),
+    savedCourses: (studentId) => listSavedCourses(db, studentId, deps.now()),
+    accountSettings: async (userId) => {
+      const row = await findUserById(db, userId);
+      return row ? accountOf(row) : null;
+    },
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * The checkout state contract (spec 3 "Checkout state", plus the further fields spec 3 allows): what the API's
+ * checkout calls answer (api/checkout/engine.ts builds it) and the checkout island reads. One copy, so the two
+ * cannot drift.
+ */
+import type { CheckoutOrigin, Flow } from './flows.ts';
+import type { StepId } from './steps.ts';
+
+export interface StepEntry {
+  status: string;
+  state: Record<string, unknown>;
+}
+
+export interface SummaryLineView {
+  text: string;
+  value: number;
+}
+
+/** Spec 3 "Cost summary". */
+export interface CostSummaryView {
+  summary_items?: Partial<Record<'offerSummary' | 'addOnSummary' | 'discountSummary' | 'voucherSummary' | 'vatSummary' | 'extraSummary', SummaryLineView[] | null>> | null;
+  platform_fee?: number | null;
+  fees_absorbed?: boolean | null;
+  total_cost?: number | null;
+  vat_amount?: number | null;
+  currency?: string | null;
+}
+
+/** What a completed checkout recorded, for the confirmation screen (spec 2.15). */
+export interface CheckoutOutcome {
+  kind: 'booking' | 'order' | 'request' | 'application';
+  id: string;
+  reference: string;
+  title: string;
+  status: string;
+  paymentMethod?: string | null;
+  paymentState?: string | null;
+  dueDate?: number | null;
+  manualNote?: string | null;
+  totalCost?: number | null;
+  currency?: string | null;
+  links?: { ical?: string | null; invoice?: string | null; payInvoice?: string | null; manage?: string | null };
+}
+
+export interface CheckoutRules {
+  paymentRequired: boolean;
+  calendarBased: boolean;
+  instantBooking: boolean;
+  pricingHidden: boolean;
+  termsPreAccepted: boolean;
+}
+
+export interface CheckoutState {
+  _id: string;
+  flow: Flow;
+  origin: CheckoutOrigin;
+  currentStep: StepId;
+  courseId: string;
+  educatorId: string;
+  occurrenceId: string | null;
+  bookingId: string | null;
+  orderId: string | null;
+  requestId: string | null;
+  applicationId: string | null;
+  stepState: Record<string, StepEntry>;
+  // Further server fields (spec 3 allows them).
+  status: 'open' | 'completed' | 'abandoned';
+  /** The steps of this checkout now, in order (spec 2.14 "Step rules" applied). */
+  steps: StepId[];
+  /** Spec 4 "Defaults when no selection has been stored". */
+  defaults: Record<string, unknown>;
+  rules: CheckoutRules;
+  costSummary: CostSummaryView | null;
+  totalCost: number | null;
+  currency: string;
+  hold: { spaces: number; expiresAt: number; status: string } | null;
+  outcome: CheckoutOutcome | null;
+  bookedOnURL: string | null;
+  utms: Record<string, unknown> | null;
+  createdAt: number;
+  updatedAt: number;
+  /** The checkout is a learner's who is not logged in here: log in to see and continue it (spec 2.14). */
+  loginRequired: boolean;
+}

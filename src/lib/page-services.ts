@@ -1,0 +1,51 @@
+/**
+ * What on-demand pages ask the server for. Pages never import the API's modules: the server (api/app.ts) hands
+ * each on-demand render an implementation of this contract as Astro.locals.services (api/pages/services.ts), so
+ * the arrows run one way — api → src, never back — and pages hold no queries of their own.
+ */
+import type { AstroGlobal } from 'astro';
+import type { AppContext, CheckoutBootstrap } from '../islands/checkout/types.ts';
+import type { BookingPageResult } from '../../api/documents/booking-page.ts';
+import type { addReviewPage } from '../../api/auth/add-review-page.ts';
+import type { Account } from '../../api/routes/account.ts';
+import type { ProfileItem, listOwnReviews } from '../../db/queries/accounts.ts';
+import type { listSavedCourses } from '../../db/queries/saved-courses.ts';
+import type { Educator } from '../../db/schema.ts';
+import type { PayInvoiceView } from '../../db/queries/bookings.ts';
+
+export interface CheckoutPageData {
+  bootstrap: CheckoutBootstrap;
+  brand: { color_brand: string | null; on_color_brand: string | null } | null;
+}
+
+export interface LoginPageData {
+  educator: { name: string; logo: string | null } | null;
+  link: { token: string; email: string | null; valid: boolean; purpose: 'magic-link' | 'signup' | null } | null;
+}
+
+export interface PageServices {
+  /** The main site's origin ('https://{host}') and host name without port. */
+  mainOrigin(): string;
+  mainHostname(): string;
+  /** The address the visitor used for a path (Astro sees minisite pages under /minisite/{slug}). */
+  visitorUrl(astro: Pick<AstroGlobal, 'locals' | 'url'>, path: string): string;
+  /** The checkout island's bootstrap (catalogue facts, payment widgets) and the educator's brand colours. */
+  checkoutPage(url: URL, context: AppContext): Promise<CheckoutPageData>;
+  /** "Pay Invoice" (spec 2.15): the booking or order, when it is this user's. */
+  payInvoice(kind: 'booking' | 'order', id: string, userId: string): Promise<PayInvoiceView | null>;
+  /** The booking and order pages of spec 2.4. */
+  outcomePage(astro: AstroGlobal, context: 'marketplace' | 'minisite', kind: 'booking' | 'order'): Promise<BookingPageResult>;
+  addReviewPage: typeof addReviewPage;
+  loginPage(educatorId: string | null, token: string | null): Promise<LoginPageData>;
+  claimPage(slug: string, userId: string | null): Promise<{ educator: Educator | null; requested: boolean }>;
+  profile(studentId: string): Promise<{ items: ProfileItem[]; reviews: Awaited<ReturnType<typeof listOwnReviews>> }>;
+  savedCourses(studentId: string): ReturnType<typeof listSavedCourses>;
+  accountSettings(userId: string): Promise<Account | null>;
+}
+
+/** The server's services for this render (present whenever api/server.ts renders the page). */
+export function pageServices(astro: Pick<AstroGlobal, 'locals'>): PageServices {
+  const services = (astro.locals as { services?: PageServices }).services;
+  if (!services) throw new Error('On-demand pages are rendered by the server (api/server.ts), which provides their services.');
+  return services;
+}
