@@ -7,6 +7,7 @@ import * as m0004 from './0004_checkout.ts';
 import * as m0005 from './0005_payments.ts';
 import * as m0006 from './0006_catalogue_indexes.ts';
 import * as m0007 from './0007_documents.ts';
+import * as m0040 from './0040_search_read_model.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_catalogue': m0001,
@@ -16,6 +17,7 @@ export const migrations: Record<string, Migration> = {
   '0005_payments': m0005,
   '0006_catalogue_indexes': m0006,
   '0007_documents': m0007,
+  '0040_search_read_model': m0040,
 };
 
 export const migrationProvider: MigrationProvider = {
