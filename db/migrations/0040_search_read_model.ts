@@ -22,9 +22,9 @@
  * diacritics folded, prefix indexes up to 8 characters (a typed word matches as a prefix without merging
  * every token that shares it). FTS5 maintenance hangs off course_search inserts and deletes.
  *
- * PostgreSQL: course_search keeps the text columns of 0002 and gains stripped tsvectors per level
- * (`doc_l4`…`doc_l1`, generated, GIN-indexed); B-tree indexes give each sort order, and the planner
- * chooses between an ordered walk (common words) and a GIN bitmap (rare words).
+ * PostgreSQL: course_search holds the facts and a stripped tsvector per level (`doc_l4`…`doc_l1`, english
+ * configuration, GIN-indexed); B-tree indexes give each sort order, and the planner chooses between an
+ * ordered walk (common words) and a GIN bitmap (rare words).
  */
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
@@ -62,25 +62,34 @@ const OFFERS_MIN = '(select min(coalesce(o.price, 0)) from offers o where o.cour
 const OFFERS_MAX = '(select max(coalesce(o.price, 0)) from offers o where o.course_id = c.id)';
 const AGGREGATE_JOIN = `left join review_aggregates a on a.subject_type = 'course' and a.subject_id = c.id`;
 
-/** Indexes for each sort order and the filters that narrow before sorting (both engines). */
-async function createSortIndexes(db: AnyDb, idCollate: string): Promise<void> {
-  const id = `course_id${idCollate}`;
+/**
+ * Indexes for each sort order and the filters that narrow before sorting (both engines). Each also carries
+ * the filter columns, so a page and its count read the index alone (SQLite: trailing key columns;
+ * PostgreSQL: INCLUDE, for index-only scans once the table is vacuumed).
+ */
+async function createSortIndexes(db: AnyDb, postgres: boolean): Promise<void> {
+  const id = `course_id${postgres ? ' collate "C"' : ''}`;
   const popular = `popularity desc, created_at desc, ${id}`;
-  const indexes: Array<[string, string]> = [
-    ['course_search_popular', popular],
-    ['course_search_newest', `created_at desc, ${id}`],
-    ['course_search_price_asc', `(from_price is null), from_price, ${popular}`],
-    ['course_search_price_desc', `(to_price is null), to_price desc, ${popular}`],
-    ['course_search_category', `category_id, ${popular}`],
-    ['course_search_educator', `educator_id, ${popular}`],
-    ['course_search_name', 'name_key'],
+  // [name, key columns, filter columns carried along]
+  const all = 'category_id, educator_id, delivery_mask, from_price, to_price';
+  const indexes: Array<[string, string, string]> = [
+    ['course_search_popular', popular, all],
+    ['course_search_newest', `created_at desc, ${id}`, all],
+    ['course_search_price_asc', `(from_price is null), from_price, ${popular}`, 'category_id, educator_id, delivery_mask, to_price'],
+    ['course_search_price_desc', `(to_price is null), to_price desc, ${popular}`, 'category_id, educator_id, delivery_mask, from_price'],
+    ['course_search_category', `category_id, ${popular}`, 'educator_id, delivery_mask, from_price, to_price'],
+    ['course_search_educator', `educator_id, ${popular}`, 'category_id, delivery_mask, from_price, to_price'],
   ];
-  for (const [name, columns] of indexes) {
-    await sql.raw(`create index ${name} on course_search (${columns}) where published`).execute(db);
+  for (const [name, keys, carried] of indexes) {
+    const columns = postgres ? `(${keys}) include (${carried})` : `(${keys}, ${carried})`;
+    await sql.raw(`create index ${name} on course_search ${columns} where published`).execute(db);
   }
+  await sql.raw('create index course_search_name on course_search (name_key) where published').execute(db);
+  // The next listed occurrence of each card and the offers' sale ends, read from indexes alone.
+  await sql.raw(`create index occurrences_course_listing on occurrences
+    (course_id, start_datetime, visibility, parent_ref, individually_bookable, id)`).execute(db);
+  await sql.raw('create index offers_course_sale_end on offers (course_id, occurrence_id, end_at, id)').execute(db);
 }
-
-// ---------------------------------------------------------------------------------------------- SQLite
 
 const LEVEL_TABLES = ['course_search_l4', 'course_search_l3', 'course_search_l2', 'course_search_l1'] as const;
 
@@ -107,7 +116,7 @@ async function upSqlite(db: AnyDb): Promise<void> {
     created_at integer not null,
     name_key text not null
   )`.execute(db);
-  await createSortIndexes(db, '');
+  await createSortIndexes(db, false);
 
   // g: the key's group (SEARCH_KEY in db/queries/search.ts): whole popularity descending, then creation
   // hour descending; the very popular (≥ 32767) share the first group, negative popularity the last.
@@ -219,53 +228,79 @@ async function upSqlite(db: AnyDb): Promise<void> {
 // ------------------------------------------------------------------------------------------ PostgreSQL
 
 async function upPostgres(db: AnyDb): Promise<void> {
-  await sql`drop index if exists course_search_document`.execute(db);
-  await sql`alter table course_search drop column if exists document`.execute(db);
-  await sql`alter table course_search
-    add column published boolean not null default false,
-    add column educator_id text not null default '',
-    add column category_id text,
-    add column delivery_mask integer not null default 0,
-    add column from_price integer,
-    add column to_price integer,
-    add column popularity double precision not null default 0,
-    add column created_at bigint not null default 0,
-    add column name_key text not null default '',
-    add column doc_l4 tsvector generated always as (strip(to_tsvector('english', name))) stored,
-    add column doc_l3 tsvector generated always as (strip(to_tsvector('english', name || ' ' || educator_name || ' ' || keyword))) stored,
-    add column doc_l2 tsvector generated always as (strip(to_tsvector('english',
-      name || ' ' || educator_name || ' ' || keyword || ' ' || category || ' ' || city))) stored,
-    add column doc_l1 tsvector generated always as (strip(to_tsvector('english',
-      name || ' ' || educator_name || ' ' || keyword || ' ' || category || ' ' || city || ' ' || description))) stored`.execute(db);
-  for (const level of ['l4', 'l3', 'l2', 'l1']) {
-    await sql.raw(`create index course_search_doc_${level} on course_search using gin (doc_${level}) where published`).execute(db);
-  }
-  await createSortIndexes(db, ' collate "C"');
-
-  // The view of 0002 gains the facts; the trigger functions copy every column from it.
+  // The table of 0002 held the text and one weighted tsvector; the new one holds facts and a stripped
+  // tsvector per level, computed by the view. It stays narrow (the description's tsvector lives in TOAST)
+  // so that walking it in popularity order touches few pages.
   await sql`drop view course_search_source`.execute(db);
+  await sql`drop table course_search`.execute(db);
+  await sql`create table course_search (
+    course_id text primary key references courses(id) on delete cascade,
+    published boolean not null,
+    educator_id text not null,
+    category_id text,
+    delivery_mask integer not null,
+    from_price integer,
+    to_price integer,
+    popularity double precision not null,
+    created_at bigint not null,
+    name_key text not null,
+    doc_l4 tsvector not null,
+    doc_l3 tsvector not null,
+    doc_l2 tsvector not null,
+    doc_l1 tsvector not null
+  ) with (toast_tuple_target = 128)`.execute(db);
+  for (const level of ['l4', 'l3', 'l2']) await sql.raw(`alter table course_search alter column doc_${level} set storage plain`).execute(db);
+  await sql`alter table course_search alter column doc_l1 set storage external`.execute(db);
+
+  const strong = `c.name || ' ' || e.name || ' ' || coalesce(c.keyword, '')`;
+  const place = `${strong} || ' ' || coalesce(cat.name, '') || ' ' || coalesce(c.address::jsonb ->> 'city', '')`;
   await sql.raw(`create view course_search_source as
-    select c.name as name, e.name as educator_name, coalesce(cat.name, '') as category,
-      regexp_replace(coalesce(c.description, '') || ' ' || coalesce(c.meta_description, ''), '<[^>]*>', ' ', 'g') as description,
-      coalesce(c.keyword, '') as keyword,
-      coalesce(c.address::jsonb ->> 'city', '') as city,
-      ${factItems(OFFERS_MIN, OFFERS_MAX)}
+    select ${factItems(OFFERS_MIN, OFFERS_MAX)},
+      strip(to_tsvector('english', c.name)) as doc_l4,
+      strip(to_tsvector('english', ${strong})) as doc_l3,
+      strip(to_tsvector('english', ${place})) as doc_l2,
+      strip(to_tsvector('english', ${place} || ' '
+        || regexp_replace(coalesce(c.description, '') || ' ' || coalesce(c.meta_description, ''), '<[^>]*>', ' ', 'g'))) as doc_l1
     from courses c join educators e on e.id = c.educator_id left join categories cat on cat.id = c.category_id
     ${AGGREGATE_JOIN}`).execute(db);
-  const all = `name, educator_name, category, description, keyword, city, ${FACT_COLUMNS}`;
-  const copy = (joinTable: string) => `insert into course_search (${all})
-    select ${all.split(', ').map((c) => `s.${c}`).join(', ')} from course_search_source s join ${joinTable} n on n.id = s.course_id;`;
+  const all = `${FACT_COLUMNS}, doc_l4, doc_l3, doc_l2, doc_l1`;
+  await sql.raw(`insert into course_search (${all}) select ${all} from course_search_source`).execute(db);
+
+  // GIN indexes with a small pending list: every search scans the pending list whole (the default 4 MB
+  // costs milliseconds), while writing each course's lexemes straight into the index makes bulk loads slow.
+  for (const level of ['l4', 'l3', 'l2', 'l1']) {
+    await sql.raw(`create index course_search_doc_${level} on course_search using gin (doc_${level})
+      with (gin_pending_list_limit = 64) where published`).execute(db);
+  }
+  await createSortIndexes(db, true);
+
+  // The trigger functions of 0002 copy every column from the view; renamed educators and categories
+  // rewrite their courses' rows. Unqualified names resolve through search_path at run time.
+  const rewrite = (idsQuery: string) => `delete from course_search where course_id in (${idsQuery});
+    insert into course_search (${all}) select ${all} from course_search_source where course_id in (${idsQuery});`;
   await sql.raw(`create or replace function course_search_courses_inserted() returns trigger language plpgsql as $$
   begin
-    ${copy('inserted_courses')}
+    insert into course_search (${all}) select ${all.split(', ').map((c) => `s.${c}`).join(', ')}
+      from course_search_source s join inserted_courses n on n.id = s.course_id;
     return null;
   end $$`).execute(db);
   await sql.raw(`create or replace function course_search_courses_updated() returns trigger language plpgsql as $$
   begin
     delete from course_search where course_id in (select id from old_courses);
-    ${copy('new_courses')}
+    insert into course_search (${all}) select ${all.split(', ').map((c) => `s.${c}`).join(', ')}
+      from course_search_source s join new_courses n on n.id = s.course_id;
     return null;
   end $$`).execute(db);
+  for (const [table, alias, fk] of [['educators', 'educators', 'educator_id'], ['categories', 'categories', 'category_id']] as const) {
+    await sql.raw(`drop trigger course_search_${table}_update on ${table}`).execute(db);
+    await sql.raw(`create or replace function course_search_${table}_updated() returns trigger language plpgsql as $$
+    begin
+      ${rewrite(`select c.id from courses c join new_${alias} n on n.id = c.${fk} join old_${alias} o on o.id = n.id where o.name is distinct from n.name`)}
+      return null;
+    end $$`).execute(db);
+    await sql.raw(`create trigger course_search_${table}_update after update on ${table}
+      referencing old table as old_${alias} new table as new_${alias} for each statement execute function course_search_${table}_updated()`).execute(db);
+  }
   // Offers move a course's price range; review aggregates its popularity. One set-based update per statement.
   const refresh = (columns: string[], idsQuery: string) => `update course_search t set ${columns.map((c) => `${c} = s.${c}`).join(', ')}
     from course_search_source s
@@ -299,9 +334,6 @@ async function upPostgres(db: AnyDb): Promise<void> {
     await sql.raw(`create trigger ${fn}_delete after delete on ${table}
       referencing old table as old_${alias} for each statement execute function ${fn}()`).execute(db);
   }
-  // Rows indexed by 0002 get their facts.
-  await sql`delete from course_search`.execute(db);
-  await sql.raw(`insert into course_search (${all}) select ${all} from course_search_source`).execute(db);
 }
 
 /** Not reversible in place: the index of 0002 is gone. Restore a backup, or recreate the database and migrate. */

@@ -170,12 +170,16 @@ export async function searchCourseIds(
   const limit = countTo + 1;
   const postgres = isPostgres(db);
 
-  let ordered: string[];
-  if (terms.length === 0) ordered = await listed(db, filters, sort, limit, postgres);
-  else if (sort !== 'relevance') ordered = await matchedSorted(db, terms, filters, sort, limit, postgres);
-  else ordered = await ranked(db, postgres ? postgresLevels(db, terms, params.query, filters) : sqliteLevels(db, terms, params.query, filters), limit);
-
-  return { ids: ordered.slice((page - 1) * size, end), total: Math.min(ordered.length, countTo), capped: ordered.length > countTo, page, size };
+  const offset = (page - 1) * size;
+  let found: { ids: string[]; counted: number };
+  if (terms.length === 0 || sort !== 'relevance') {
+    found = await sorted(db, terms, filters, sort, { offset, size, limit }, postgres);
+  } else {
+    const read = postgres ? postgresLevels(db, terms, params.query, filters) : sqliteLevels(db, terms, params.query, filters);
+    const ordered = await ranked(read, limit);
+    found = { ids: ordered.slice(offset, end), counted: ordered.length };
+  }
+  return { ids: found.ids, total: Math.min(found.counted, countTo), capped: found.counted > countTo, page, size };
 }
 
 /** One page of course cards and the total number of matches. */
@@ -185,33 +189,32 @@ export async function searchCourses(db: Db, params: CourseSearchParams, options:
   return { results, total, ...(capped ? { total_capped: true as const } : {}), page, size };
 }
 
-/** No query: the filters and the sort, straight off an index of course_search. */
-async function listed(db: Db, filters: Filters, sort: SearchSort, limit: number, postgres: boolean): Promise<string[]> {
-  const { rows } = await sql<{ course_id: string }>`select s.course_id from course_search s
-    where ${sql.join(filterConditions(filters), sql` and `)}
-    order by ${orderBy(sort, postgres)} limit ${limit}`.execute(db);
-  return rows.map((r) => r.course_id);
-}
-
 /**
- * A query sorted by newest or price: every match, in that order. This sorts all matches (no index holds
- * text and price order together), so it costs in proportion to how many courses match.
+ * No query, or a query sorted by newest or price: the matches in that order off an index of course_search,
+ * and a count that stops at the limit. A query here sorts every match (no index holds both words and price
+ * order), so it costs in proportion to how many courses match.
  */
-async function matchedSorted(db: Db, terms: string[], filters: Filters, sort: SearchSort, limit: number, postgres: boolean): Promise<string[]> {
-  let condition: RawBuilder<unknown>;
+async function sorted(
+  db: Db, terms: string[], filters: Filters, sort: SearchSort, window: { offset: number; size: number; limit: number }, postgres: boolean,
+): Promise<{ ids: string[]; counted: number }> {
   let conditions = filterConditions(filters);
-  if (postgres) {
-    condition = sql`(numnode(to_tsquery('english', ${tsQueryText(terms)})) = 0 or s.doc_l1 @@ to_tsquery('english', ${tsQueryText(terms)}))`;
-  } else {
+  if (terms.length > 0 && postgres) {
+    const q = sql`to_tsquery('english', ${tsQueryText(terms)})`;
+    conditions = [sql`(numnode(${q}) = 0 or s.doc_l1 @@ ${q})`, ...conditions];
+  } else if (terms.length > 0) {
     const match = await sqliteMatch(db, terms, filters);
-    if (match === null) return [];
-    conditions = filterConditions(filters, true);
-    condition = sql`s.key in (select rowid from course_search_l1 where course_search_l1 match ${match})`;
+    if (match === null) return { ids: [], counted: 0 };
+    conditions = [sql`s.key in (select rowid from course_search_l1 where course_search_l1 match ${match})`, ...filterConditions(filters, true)];
   }
-  const { rows } = await sql<{ course_id: string }>`select s.course_id from course_search s
-    where ${condition} and ${sql.join(conditions, sql` and `)}
-    order by ${orderBy(sort, postgres)} limit ${limit}`.execute(db);
-  return rows.map((r) => r.course_id);
+  const where = sql.join(conditions, sql` and `);
+  const [page, count] = await Promise.all([
+    sql<{ course_id: string }>`select s.course_id from course_search s where ${where}
+      order by ${orderBy(sort, postgres)} limit ${window.size} offset ${window.offset}`.execute(db),
+    // Ordered like the page, so the count walks the same (covering) index and stops at the limit.
+    sql<{ n: number | string }>`select count(*) as n from (select 1 from course_search s where ${where}
+      order by ${orderBy(sort, postgres)} limit ${window.limit}) m`.execute(db),
+  ]);
+  return { ids: page.rows.map((r) => r.course_id), counted: Number(count.rows[0]?.n ?? 0) };
 }
 
 /** A level's matches in rank order: the first `limit` rows that are not among `taken` (the rows of better levels). */
@@ -227,8 +230,7 @@ interface Ranked {
  * level 4 is also in 3, 2 and 1), so each level skips the rows already taken; a lower level is read only
  * when the ones above are exhausted, so `taken` stays shorter than `limit`.
  */
-async function ranked(db: Db, read: LevelReader | null, limit: number): Promise<string[]> {
-  if (!read) return [];
+async function ranked(read: LevelReader, limit: number): Promise<string[]> {
   const taken: Ranked[] = [];
   for (const level of SEARCH_LEVELS) {
     const rows = await read(level, limit - taken.length, taken);
@@ -289,10 +291,9 @@ function sqliteLevels(db: Db, terms: string[], query: string | null | undefined,
   return async (level, limit, taken) => {
     const match = await (matchPromise ??= sqliteMatch(db, terms, filters));
     if (match === null || limit <= 0) return [];
-    const takenKeys = JSON.stringify(taken.map((r) => r.key));
     if (level === 5) {
       // Few courses share a name: find them by name, then check each against the name level.
-      const { rows } = await sql<{ key: number; course_id: string }>`select s.key, s.course_id from course_search s
+      const { rows } = await sql<{ key: number; course_id: string }>`select s.key, s.course_id from course_search s indexed by course_search_name
         where s.name_key = ${nameKey(query)} and ${sql.join(filterConditions(filters), sql` and `)}
           and exists (select 1 from course_search_l4 f where f.rowid = s.key and f.course_search_l4 match ${match})
         order by ${orderBy('relevance', false)} limit ${limit}`.execute(db);
@@ -300,22 +301,44 @@ function sqliteLevels(db: Db, terms: string[], query: string | null | undefined,
     }
     const table = sql.table(`course_search_l${level}`);
     const ftsMatch = sql`f.${sql.ref(`course_search_l${level}`)} match ${match}`;
-    // CROSS JOIN keeps FTS5 as the outer loop: it hands out matches in key order and stops early.
-    const from = sql`from ${table} f cross join course_search s on s.key = f.rowid`;
-    const notTaken = sql`f.rowid not in (select value from json_each(${takenKeys}))`;
-    const where = hasResidual ? sql`${ftsMatch} and ${notTaken} and ${sql.join(residual, sql` and `)}` : sql`${ftsMatch} and ${notTaken}`;
-    // The limit-th match in key order; every row that can rank above it is in a group up to its own.
-    const last = await sql<{ key: number }>`select f.rowid as key ${hasResidual ? from : sql`from ${table} f`} where ${where}
-      order by f.rowid limit 1 offset ${limit - 1}`.execute(db);
-    const lastKey = last.rows[0]?.key;
-    const bound = lastKey === undefined
-      ? sql``
-      : sql` and f.rowid < ${(Math.floor(lastKey / SEARCH_KEY.groupShift) + 1) * SEARCH_KEY.groupShift}`;
-    const { rows } = await sql<{ key: number; course_id: string }>`select s.key, s.course_id ${from} where ${where}${bound}
+    // CROSS JOIN keeps FTS5 as the outer loop, handing out matches in key order and stopping at the limit.
+    const from = hasResidual ? sql`from ${table} f cross join course_search s on s.key = f.rowid` : sql`from ${table} f`;
+    const where = hasResidual ? sql`${ftsMatch} and ${sql.join(residual, sql` and `)}` : ftsMatch;
+    // Reads go forward from a key: FTS5 reads a doclist from its start when given an upper rowid bound
+    // (and a NOT IN on the rowid slows it as much), so rows already taken are skipped here instead.
+    const skip = new Set(taken.map((r) => r.key));
+    const keysAfter = async (after: number | null, count: number) => {
+      const { rows } = await sql<{ key: number }>`select f.rowid as key ${from}
+        where ${where}${after === null ? sql`` : sql` and f.rowid > ${after}`} order by f.rowid limit ${count}`.execute(db);
+      return rows.map((r) => r.key);
+    };
+    // Better levels' rows are in this level too (levels nest), so `taken` more rows hold `limit` new ones.
+    const read = await keysAfter(null, limit + skip.size);
+    const keys = read.filter((key) => !skip.has(key));
+    if (keys.length >= limit) {
+      keys.length = limit;
+      // Rows of the last row's group may rank above it: take the whole group, then sort exactly.
+      const group = Math.floor(keys[limit - 1] / SEARCH_KEY.groupShift);
+      let after = read[read.length - 1];
+      for (;;) {
+        const more = await keysAfter(after, GROUP_READ);
+        const inGroup = more.filter((key) => Math.floor(key / SEARCH_KEY.groupShift) === group);
+        keys.push(...inGroup.filter((key) => !skip.has(key)));
+        if (inGroup.length < GROUP_READ) break;
+        after = more[more.length - 1];
+      }
+    }
+    if (keys.length === 0) return [];
+    // From the key list into course_search (CROSS JOIN again), then the exact order.
+    const { rows } = await sql<{ key: number; course_id: string }>`select s.key, s.course_id
+      from json_each(${JSON.stringify(keys)}) k cross join course_search s on s.key = k.value
       order by ${orderBy('relevance', false)} limit ${limit}`.execute(db);
     return rows.map((r) => ({ id: r.course_id, key: r.key }));
   };
 }
+
+/** Rows read at a time while completing a key group. */
+const GROUP_READ = 64;
 
 const SQLITE_LEVEL_TABLES = ['course_search_l4', 'course_search_l3', 'course_search_l2', 'course_search_l1'];
 
@@ -344,8 +367,8 @@ export async function rebuildSearchIndex(db: Db): Promise<void> {
         select g * ${SEARCH_KEY.groupShift} + row_number() over (partition by g order by course_id) - 1, ${FACT_COLUMNS}
         from course_search_source`).execute(tx);
     } else {
-      await sql.raw(`insert into course_search (name, educator_name, category, description, keyword, city, ${FACT_COLUMNS})
-        select name, educator_name, category, description, keyword, city, ${FACT_COLUMNS} from course_search_source`).execute(tx);
+      const all = `${FACT_COLUMNS}, doc_l4, doc_l3, doc_l2, doc_l1`;
+      await sql.raw(`insert into course_search (${all}) select ${all} from course_search_source`).execute(tx);
     }
   });
   await optimizeSearchIndex(db);
@@ -358,6 +381,7 @@ export async function optimizeSearchIndex(db: Db): Promise<void> {
   if (!isPostgres(db)) {
     for (const table of SQLITE_LEVEL_TABLES) await sql`insert into ${sql.table(table)} (${sql.ref(table)}) values ('optimize')`.execute(db);
   } else {
-    await sql`analyze course_search`.execute(db);
+    // Vacuum too: a bulk load leaves dead rows that ordered walks would step over.
+    await sql`vacuum analyze course_search`.execute(db);
   }
 }
