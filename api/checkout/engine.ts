@@ -36,6 +36,7 @@ import { isWalletProvider } from '../payments/registry.ts';
 import { isPaymentSuccessful, type PaymentEvent, type ProviderPayment } from '../payments/types.ts';
 import { notifyOutcome } from './notify.ts';
 import { occurrenceLinkFromBooking, orderDetailsLink, type AppContext, type LinkTarget } from '../../src/domain/links.ts';
+import { loggerFor } from '../log.ts';
 
 export const ORIGINS = ['marketplace', 'embed', 'landing_page'] as const;
 
@@ -281,7 +282,7 @@ async function runAfter(ctx: Ctx): Promise<void> {
     try {
       await job();
     } catch (error) {
-      if (ctx.deps.config.LOG_LEVEL !== 'silent') console.error('checkout follow-up failed', error);
+      loggerFor(ctx.deps.config).error('checkout follow-up failed', { error });
     }
   }
 }
