@@ -2,6 +2,7 @@
 import { defineConfig } from 'astro/config';
 import react from '@astrojs/react';
 import node from '@astrojs/node';
+import shareImages from './src/integrations/share-images.ts';
 
 // Pages are pre-rendered from the database at build time (output: 'static');
 // pages that set `export const prerender = false` are rendered on demand by api/server.ts,
@@ -11,7 +12,8 @@ export default defineConfig({
   // Tests and benchmarks build into their own folders so builds never overwrite each other.
   outDir: process.env.ASTRO_OUT_DIR || './dist',
   adapter: node({ mode: 'middleware' }),
-  integrations: [react()],
+  // shareImages: PNG share images rendered from the SVG artwork (src/integrations/share-images.ts).
+  integrations: [react(), shareImages()],
   build: { format: 'directory', concurrency: 4 },
   trailingSlash: 'ignore',
   devToolbar: { enabled: false },

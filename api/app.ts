@@ -136,6 +136,12 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
     const lookup = site.minisiteSlug && !path.startsWith('/_astro/') && !path.startsWith('/images/')
       ? `/minisite/${site.minisiteSlug}${path === '/' ? '' : path}`
       : path;
+    // The embed's enquiry page is one shell for every educator (?educator={slug}): an educator without
+    // enquiry data (unknown, or not contactable) is a real 404, not a 200 page that says so.
+    if (!site.minisiteSlug && (path === '/embed/enquiry' || path === '/embed/enquiry/')) {
+      const slug = c.req.query('educator') ?? '';
+      if (!/^[a-z0-9][a-z0-9-]{0,199}$/.test(slug) || !(await findStaticFile(clientDir, `/embed/${slug}/enquiry.json`))) return notFound(c);
+    }
     const file = await findStaticFile(clientDir, lookup);
     if (!file) return next();
     return staticResponse(file, path, c.req.method);

@@ -27,6 +27,11 @@ export interface CourseCard {
   reviews: { rating: number; count: number };
   /** City of the course's address, else of its first location; null when neither has one. */
   location: string | null;
+  /**
+   * Every city where the course takes place, without repeats: its address's city, then the cities
+   * learners can travel to (student travel); the card shows '{first} & {n} more' (spec 5).
+   */
+  locations: string[];
   /** Start (epoch seconds) of the next listed occurrence, or null. */
   next_occurrence: number | null;
   /** The educator's feature flag: the card shows no price. */
@@ -84,7 +89,17 @@ function cityOf(address: AddressParts | null | undefined): string | null {
   return typeof city === 'string' && city.trim() !== '' ? city.trim() : null;
 }
 
-export function toCourseCard(row: CourseCardRow, extra: { nextOccurrence?: number | null; locationCity?: string | null } = {}): CourseCard {
+/** The location ids learners travel to, when student travel is on. */
+export function studentTravelLocationIds(settings: StudentTravelSettings | null | undefined): string[] {
+  return settings?.enabled ? (settings.locations ?? []).filter((id): id is string => typeof id === 'string') : [];
+}
+
+export function toCourseCard(
+  row: CourseCardRow,
+  extra: { nextOccurrence?: number | null; locationCity?: string | null; travelCities?: ReadonlyArray<string> } = {},
+): CourseCard {
+  const own = cityOf(row.address);
+  const locations = Array.from(new Set([...(own ? [own] : []), ...(extra.travelCities ?? []).map((c) => c.trim()).filter(Boolean)]));
   return {
     _id: row.id,
     slug: row.slug,
@@ -100,7 +115,8 @@ export function toCourseCard(row: CourseCardRow, extra: { nextOccurrence?: numbe
     pricing_option: { type: row.pricing_type, ...coursePriceRange(row) },
     currency: row.currency || 'GBP',
     reviews: { rating: clampRating(row.review_rating === null ? 0 : Number(row.review_rating)), count: Number(row.review_count ?? 0) },
-    location: cityOf(row.address) ?? extra.locationCity ?? null,
+    location: own ?? extra.locationCity ?? null,
+    locations,
     next_occurrence: extra.nextOccurrence ?? null,
     hide_pricing: Boolean(row.feature_flags?.hide_pricing),
   };
@@ -133,20 +149,26 @@ export async function selectCardRows(db: Db, courseIds: readonly string[]): Prom
 export async function loadCourseCards(db: Db, courseIds: readonly string[], options: { now: number }): Promise<CourseCard[]> {
   const ids = Array.from(new Set(courseIds));
   const rows = await selectCardRows(db, ids);
-  // Courses without a city in their address show the city of their first location.
+  // Courses without a city in their address show the city of their first location; cards list every
+  // city learners can travel to.
   const firstLocation = new Map<string, string>();
+  const wanted = new Set<string>();
   for (const row of rows) {
     const first = row.student_travel_settings?.locations?.[0];
-    if (!cityOf(row.address) && typeof first === 'string') firstLocation.set(row.id, first);
+    if (!cityOf(row.address) && typeof first === 'string') {
+      firstLocation.set(row.id, first);
+      wanted.add(first);
+    }
+    for (const id of studentTravelLocationIds(row.student_travel_settings)) wanted.add(id);
   }
   const [next, locationCities] = await Promise.all([
     nextOccurrenceStarts(db, ids, options.now),
-    firstLocation.size === 0
+    wanted.size === 0
       ? Promise.resolve(new Map<string, string>())
       : db
           .selectFrom('locations')
           .select(['id', 'city'])
-          .where('id', 'in', Array.from(new Set(firstLocation.values())))
+          .where('id', 'in', Array.from(wanted))
           .execute()
           .then((list) => new Map(list.map((l) => [l.id, l.city]))),
   ]);
@@ -155,6 +177,7 @@ export async function loadCourseCards(db: Db, courseIds: readonly string[], opti
     const row = byId.get(id);
     if (!row) return [];
     const locationId = firstLocation.get(id);
-    return [toCourseCard(row, { nextOccurrence: next.get(id) ?? null, locationCity: locationId ? locationCities.get(locationId) ?? null : null })];
+    const travelCities = studentTravelLocationIds(row.student_travel_settings).flatMap((l) => locationCities.get(l) ?? []);
+    return [toCourseCard(row, { nextOccurrence: next.get(id) ?? null, locationCity: locationId ? locationCities.get(locationId) ?? null : null, travelCities })];
   });
 }

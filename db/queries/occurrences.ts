@@ -6,7 +6,7 @@
  */
 import type { Db } from '../client.ts';
 import type { AddOn as AddOnRow, Occurrence as OccurrenceRow, Offer as OfferRow } from '../schema.ts';
-import { occurrenceIsListed } from '../../src/domain/pricing.ts';
+import { isSoldOut, occurrenceIsListed } from '../../src/domain/pricing.ts';
 import type { Occurrence as DomainOccurrence, Offer as DomainOffer } from '../../src/domain/entities.ts';
 import { DEFAULT_TIME_ZONE } from '../../src/domain/time.ts';
 
@@ -161,14 +161,14 @@ export async function listCourseOccurrences(db: Db, courseId: string, now: numbe
   return listed;
 }
 
-/** For each course, the start of its next listed occurrence (start at or after now); absent when none. */
+/** For each course, the start of its next listed occurrence that is not sold out (start at or after now); absent when none. */
 export async function nextOccurrenceStarts(db: Db, courseIds: readonly string[], now: number): Promise<Map<string, number>> {
   const result = new Map<string, number>();
   if (courseIds.length === 0) return result;
   // Only what the listing rule reads: search answers these with every page of cards.
   const occurrences = await db
     .selectFrom('occurrences')
-    .select(['id', 'course_id', 'start_datetime', 'visibility', 'parent_ref', 'individually_bookable'])
+    .select(['id', 'course_id', 'start_datetime', 'visibility', 'parent_ref', 'individually_bookable', 'spaces', 'available_spaces'])
     .where('course_id', 'in', courseIds)
     .where('start_datetime', '>=', now)
     .where('visibility', '=', 'public')
@@ -176,15 +176,17 @@ export async function nextOccurrenceStarts(db: Db, courseIds: readonly string[],
     .execute();
   if (occurrences.length === 0) return result;
   // Offers decide whether an occurrence is still on sale: its own, else the course-wide ones.
-  const offers = await db
-    .selectFrom('offers')
-    .select(['id', 'course_id', 'occurrence_id', 'end_at'])
-    .where('course_id', 'in', Array.from(new Set(occurrences.map((o) => o.course_id))))
-    .execute();
+  const ids = Array.from(new Set(occurrences.map((o) => o.course_id)));
+  const [offers, courses] = await Promise.all([
+    db.selectFrom('offers').select(['id', 'course_id', 'occurrence_id', 'end_at']).where('course_id', 'in', ids).execute(),
+    db.selectFrom('courses').select(['id', 'spaces']).where('id', 'in', ids).execute(),
+  ]);
+  const courseSpaces = new Map(courses.map((c) => [c.id, c.spaces]));
   const own = groupBy(offers.filter((o) => o.occurrence_id !== null), (o) => o.occurrence_id);
   const courseWide = groupBy(offers.filter((o) => o.occurrence_id === null), (o) => o.course_id);
   for (const row of occurrences) {
     if (result.has(row.course_id)) continue;
+    if (isSoldOut(row, courseSpaces.get(row.course_id))) continue;
     const listed = occurrenceIsListed(domainOccurrence(row, saleEnds(own.get(row.id) ?? [])), now, saleEnds(courseWide.get(row.course_id) ?? []));
     if (listed) result.set(row.course_id, Number(row.start_datetime));
   }

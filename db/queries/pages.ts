@@ -12,10 +12,10 @@ import type {
   Course, Educator, ReviewBreakdown, CourseSection, DurationPricing, EducatorTravelSettings, StudentTravelSettings,
 } from '../schema.ts';
 import type { CourseCard, OccurrenceView, OfferView, Review } from '../../src/lib/types.ts';
-import { listedOccurrences } from '../../src/domain/pricing.ts';
+import { listedOccurrences, nextBookableOccurrence } from '../../src/domain/pricing.ts';
 import type { Occurrence as DomainOccurrence } from '../../src/domain/entities.ts';
 import { COURSE_CAROUSEL_SIZE } from '../../src/domain/carousel.ts';
-import { toCourseCard, type CourseCardRow } from './course-cards.ts';
+import { studentTravelLocationIds, toCourseCard, type CourseCardRow } from './course-cards.ts';
 
 /** Reviews kept per educator for the first page of the reviews page (plus one to know if more exist). */
 export const EDUCATOR_REVIEWS_FIRST_PAGE = 10;
@@ -281,8 +281,9 @@ async function readCatalogue(db: Db, now: number): Promise<PublicCatalogue> {
           offers_max_price: prices.length ? Math.max(...prices) : null,
         } satisfies CourseCardRow,
         {
-          nextOccurrence: listed.find((o) => o.start_datetime >= now)?.start_datetime ?? null,
+          nextOccurrence: nextBookableOccurrence(listed, now, course.spaces)?.start_datetime ?? null,
           locationCity: firstLocationId ? locationById.get(firstLocationId)?.city ?? null : null,
+          travelCities: studentTravelLocationIds(course.student_travel_settings as StudentTravelSettings | null).flatMap((id) => locationById.get(id)?.city ?? []),
         },
       ),
       collections: collectionsOfCourse.get(course.id) ?? [],

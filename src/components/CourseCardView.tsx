@@ -11,7 +11,7 @@ import type { ReactNode } from 'react';
 import type { CourseCard, LinkContext } from '../lib/types.ts';
 import { courseLink } from '../domain/links.ts';
 import { levelLabel } from '../domain/text.ts';
-import { deliveryBadges } from '../domain/locations.ts';
+import { deliveryBadges, deliveryLocationText } from '../domain/locations.ts';
 import { showRatingSummary } from '../domain/ratings.ts';
 import { pricingDisplay } from '../domain/pricing.ts';
 import { formatShortDay } from '../lib/format.ts';
@@ -42,7 +42,9 @@ export default function CourseCardView({ card, links, headingLevel = 3, save, lo
   const link = cardHref(card, links);
   const Heading = headingLevel === 3 ? 'h3' : 'h4';
   const level = levelLabel(card.level);
-  const badges = deliveryBadges(card, card.location ?? '');
+  // Spec 5: the first place, or '{first} & {n} more' when the course takes place in several.
+  const places = card.locations?.length ? card.locations : card.location ? [card.location] : [];
+  const badges = deliveryBadges(card, deliveryLocationText(places));
   const price = card.hide_pricing ? null : pricingDisplay(card.pricing_option, card.currency || 'GBP');
   return (
     <article className="course-card" data-course-id={card._id} data-collections={(card.collections ?? []).join(' ') || undefined}>

@@ -4,12 +4,15 @@
 import type { CourseLike, Occurrence } from './entities.ts';
 import { levelLabel, courseKeyword } from './text.ts';
 import { courseDurationLabel } from './time.ts';
+import { locationCityText, locationTooltip } from './locations.ts';
 
-export type HighlightKind = 'duration' | 'delivery' | 'travel' | 'travelArea' | 'level';
+export type HighlightKind = 'duration' | 'delivery' | 'travel' | 'locations' | 'travelArea' | 'level';
 
 export interface Highlight {
   kind: HighlightKind;
   text: string;
+  /** Spec 7: the full list of places, for more than 3 ('a, b, and c'). */
+  tooltip?: string;
 }
 
 export const MULTIPLE_DURATIONS = 'Multiple Durations (see dates)';
@@ -103,14 +106,25 @@ export function travelAreaHighlight(course: CourseLike): string | null {
   return null;
 }
 
-/** Spec 2.13 (7) / 9: the highlights in order: duration, delivery, travel, travel area, level. */
-export function courseHighlights(course: CourseLike, occurrences: ReadonlyArray<Occurrence> = []): Highlight[] {
+/**
+ * Spec 2.13 (7) / 9: the highlights in order: duration, delivery, travel, the places learners travel
+ * to (spec 7 city text: '{city}', '{a} or {b}', '{first} and N more' with a tooltip listing all when
+ * more than 3), travel area, level. `studentCities` are the student-travel locations' cities.
+ */
+export function courseHighlights(course: CourseLike, occurrences: ReadonlyArray<Occurrence> = [], studentCities: ReadonlyArray<string> = []): Highlight[] {
+  const cities = course.student_travel_settings?.enabled ? Array.from(new Set(studentCities.filter(Boolean))) : [];
   const candidates: [HighlightKind, string | null][] = [
     ['duration', durationHighlight(course, occurrences)],
     ['delivery', deliveryHighlight(course, occurrences)],
     ['travel', travelHighlight(course)],
+    ['locations', locationCityText(cities) || null],
     ['travelArea', travelAreaHighlight(course)],
     ['level', levelLabel(course.level) || null],
   ];
-  return candidates.filter((entry): entry is [HighlightKind, string] => !!entry[1]).map(([kind, text]) => ({ kind, text }));
+  return candidates
+    .filter((entry): entry is [HighlightKind, string] => !!entry[1])
+    .map(([kind, text]) => {
+      const tooltip = kind === 'locations' ? locationTooltip(cities) : null;
+      return tooltip ? { kind, text, tooltip } : { kind, text };
+    });
 }

@@ -27,22 +27,34 @@ export function phoneError(input: unknown): string | null {
   return null;
 }
 
+/** The United Kingdom's country code, the spec's default. */
+const UK = '+44';
+
 /**
- * Spec 5: normalises a phone number. The 5–20 character bounds apply to the
- * stripped value (the '+' counts). Then: a leading '+' is kept; '0044…',
- * '044…' and '44…' become '+44…'; anything else is prefixed with '+44'
- * (as written, so '07…' becomes '+4407…').
+ * Spec 5: normalises a phone number to E.164. The 5–20 character bounds apply to the stripped value
+ * (the '+' counts). Then: a leading '+' is kept; '0044…', '044…' and '44…' become '+44…'; anything
+ * else is prefixed with '+44'.
+ *
+ * Where we read the spec differently: taken literally, '07700 900123' would become '+4407700900123',
+ * which no telephone network dials. A UK number's leading 0 is the trunk prefix, dialled only inside
+ * the country and never part of the international number, so it is dropped wherever it follows the
+ * country code: '07700 900123', '+44 (0)7700 900123' and '0044 07700 900123' are all stored as
+ * '+447700900123'. Numbers of other countries (a '+' other than '+44') are kept as given.
  * Throws a ProblemError (invalid-phone-number, 400) otherwise.
  */
 export function normalisePhone(input: unknown): string {
   const error = phoneError(input);
   if (error !== null) throw new ProblemError(problems.invalidPhone(error));
   const stripped = stripPhone(input as string);
-  if (stripped.startsWith('+')) return stripped;
-  if (stripped.startsWith('0044')) return `+44${stripped.slice(4)}`;
-  if (stripped.startsWith('044')) return `+44${stripped.slice(3)}`;
-  if (stripped.startsWith('44')) return `+${stripped}`;
-  return `+44${stripped}`;
+  let national: string;
+  if (stripped.startsWith('+')) {
+    if (!stripped.startsWith(UK)) return stripped;
+    national = stripped.slice(UK.length);
+  } else if (stripped.startsWith('0044')) national = stripped.slice(4);
+  else if (stripped.startsWith('044')) national = stripped.slice(3);
+  else if (stripped.startsWith('44')) national = stripped.slice(2);
+  else national = stripped;
+  return `${UK}${national.replace(/^0/, '')}`;
 }
 
 /** Spec 2.8: the tel: link for a phone number (white space removed). */

@@ -35,43 +35,61 @@ export function offerPriceText(item: Pick<Offer, 'price'>, currency: Currency = 
 }
 
 /**
- * Spec 9 "Pricing display" for a course's headline price (cards, course page):
- * - free → 'Free'; price-on-enquiry → 'Price on enquiry';
- * - price-range → 'min - max', or one value when both are equal;
- * - price-offers → 'Free' when every offer is free, the single price when all
- *   offers cost the same, else 'From {lowest}' (chosen reading; the lowest may be '£0');
- * - anything else → the minimum price when known, else null (nothing shown).
- * Headline amounts hide '.00' for whole pounds ({@link formatPriceShort}).
+ * The headline price a course shows (cards, course page, structured data), before formatting:
+ * - free → free; price-on-enquiry → enquiry;
+ * - price-range → the minimum (and maximum) amount, one amount when both are equal;
+ * - price-offers → free when every offer is free, the single price when all offers cost the same,
+ *   else 'from' the lowest (chosen reading; the lowest may be 0);
+ * - anything else → the minimum price when known; null when nothing can be shown.
  */
-export function pricingDisplay(option: PricingOption | null | undefined, currency: Currency = DEFAULT_CURRENCY): string | null {
+export type HeadlinePrice =
+  | { kind: 'free' }
+  | { kind: 'enquiry' }
+  | { kind: 'amount'; pence: number; maxPence?: number; from?: boolean };
+
+export function headlinePrice(option: PricingOption | null | undefined): HeadlinePrice | null {
   if (!option) return null;
-  const fmt = (amount: number) => formatPriceShort(money(amount, currency));
   switch (option.type) {
     case 'free':
-      return FREE_TEXT;
+      return { kind: 'free' };
     case 'price-on-enquiry':
-      return PRICE_ON_ENQUIRY_TEXT;
+      return { kind: 'enquiry' };
     case 'price-range': {
       const min = option.minimumPrice ?? option.maximumPrice;
       const max = option.maximumPrice ?? option.minimumPrice;
       if (typeof min !== 'number' || typeof max !== 'number') return null;
-      return min === max ? fmt(min) : `${fmt(min)} - ${fmt(max)}`;
+      return min === max ? { kind: 'amount', pence: min } : { kind: 'amount', pence: min, maxPence: max };
     }
     case 'price-offers': {
       const offers = option.offers ?? [];
       if (offers.length === 0) {
-        return typeof option.minimumPrice === 'number' ? (option.minimumPrice > 0 ? `From ${fmt(option.minimumPrice)}` : FREE_TEXT) : null;
+        if (typeof option.minimumPrice !== 'number') return null;
+        return option.minimumPrice > 0 ? { kind: 'amount', pence: option.minimumPrice, from: true } : { kind: 'free' };
       }
       const prices = offers.map(offerPrice);
       const lowest = Math.min(...prices);
       const highest = Math.max(...prices);
-      if (highest === 0) return FREE_TEXT;
-      if (lowest === highest) return fmt(lowest);
-      return `From ${fmt(lowest)}`;
+      if (highest === 0) return { kind: 'free' };
+      return lowest === highest ? { kind: 'amount', pence: lowest } : { kind: 'amount', pence: lowest, from: true };
     }
     default:
-      return typeof option.minimumPrice === 'number' ? fmt(option.minimumPrice) : null;
+      return typeof option.minimumPrice === 'number' ? { kind: 'amount', pence: option.minimumPrice } : null;
   }
+}
+
+/**
+ * Spec 9 "Pricing display" for a course's headline price (cards, course page): 'Free',
+ * 'Price on enquiry', 'min - max' (one value when equal), the single price, or 'From {lowest}'
+ * ({@link headlinePrice}). Headline amounts hide '.00' for whole pounds ({@link formatPriceShort}).
+ */
+export function pricingDisplay(option: PricingOption | null | undefined, currency: Currency = DEFAULT_CURRENCY): string | null {
+  const headline = headlinePrice(option);
+  if (!headline) return null;
+  if (headline.kind === 'free') return FREE_TEXT;
+  if (headline.kind === 'enquiry') return PRICE_ON_ENQUIRY_TEXT;
+  const fmt = (amount: number) => formatPriceShort(money(amount, currency));
+  if (headline.maxPence !== undefined) return `${fmt(headline.pence)} - ${fmt(headline.maxPence)}`;
+  return headline.from ? `From ${fmt(headline.pence)}` : fmt(headline.pence);
 }
 
 export type OfferSaleStatus = 'before' | 'on-sale' | 'ended';
@@ -152,6 +170,38 @@ export function spacesSelected(selected: ReadonlyArray<SelectedOffer>, offers: R
  */
 export function baseSpaces(input: { occurrence?: Pick<Occurrence, 'available_spaces' | 'spaces'> | null; course?: Pick<CourseLike, 'spaces'> | null }): number {
   return input.occurrence?.available_spaces ?? input.occurrence?.spaces ?? input.course?.spaces ?? 0;
+}
+
+/**
+ * A date is sold out when its known spaces (the occurrence's available spaces, else its spaces, else
+ * the course's) are 0 or fewer. Unknown capacity (none of the three set) is not sold out: nothing says so.
+ */
+export function isSoldOut(occurrence: Pick<Occurrence, 'available_spaces' | 'spaces'>, courseSpaces?: number | null): boolean {
+  const spaces = occurrence.available_spaces ?? occurrence.spaces ?? courseSpaces;
+  return typeof spaces === 'number' && spaces <= 0;
+}
+
+/**
+ * The dates a learner can still book, soonest first: listed dates that have not ended and are not
+ * sold out. "Next date" on cards and the booking aside is the first of them, never a sold-out one.
+ */
+export function bookableOccurrences<T extends Pick<Occurrence, 'available_spaces' | 'spaces'> & { start_datetime: number; end_datetime: number }>(
+  occurrences: ReadonlyArray<T>,
+  now: number,
+  courseSpaces?: number | null,
+): T[] {
+  return occurrences
+    .filter((o) => o.end_datetime > now && !isSoldOut(o, courseSpaces))
+    .sort((a, b) => a.start_datetime - b.start_datetime);
+}
+
+/** The next date that starts at or after now and can still be booked, or null. */
+export function nextBookableOccurrence<T extends Pick<Occurrence, 'available_spaces' | 'spaces'> & { start_datetime: number; end_datetime: number }>(
+  occurrences: ReadonlyArray<T>,
+  now: number,
+  courseSpaces?: number | null,
+): T | null {
+  return bookableOccurrences(occurrences, now, courseSpaces).find((o) => o.start_datetime >= now) ?? null;
 }
 
 export interface SpacesInput {

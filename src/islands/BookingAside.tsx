@@ -14,6 +14,7 @@ import { formatOccurrenceRange } from '../lib/format.ts';
 import { $liveOccurrences, $selectedOccurrenceId, initSelectedOccurrence } from '../stores/course.ts';
 import { useHydrated } from '../lib/hydrated.ts';
 import { embedParentUrl } from '../stores/embed.ts';
+import { bookableOccurrences } from '../domain/pricing.ts';
 
 export interface BookingAsideProps {
   courseId: string;
@@ -24,8 +25,11 @@ export interface BookingAsideProps {
   priceText: string | null;
   vatText: string | null;
   cancellationText: string | null;
-  initialOccurrences: Pick<OccurrenceView, '_id' | 'start_datetime' | 'end_datetime'>[];
-  enquiryHref: string;
+  initialOccurrences: Pick<OccurrenceView, '_id' | 'start_datetime' | 'end_datetime' | 'available_spaces' | 'spaces'>[];
+  /** The course's spaces (the capacity of dates that have none of their own). */
+  courseSpaces: number | null;
+  /** The enquiry page; null when the educator cannot be contacted (no enquiry button). */
+  enquiryHref: string | null;
   waitlistHref: string;
   /** Label of the main button per flow. */
   bookLabel: string;
@@ -41,7 +45,7 @@ function checkoutHref(flow: Flow, courseId: string, context: BookingAsideProps['
 }
 
 export default function BookingAside(props: BookingAsideProps) {
-  const { courseId, flow, scheduled, context, priceText, vatText, cancellationText, initialOccurrences, enquiryHref, waitlistHref, bookLabel } = props;
+  const { courseId, flow, scheduled, context, priceText, vatText, cancellationText, initialOccurrences, courseSpaces, enquiryHref, waitlistHref, bookLabel } = props;
   // Until hydrated, render exactly the pre-rendered state (another island may already have set the stores).
   const hydrated = useHydrated();
   const liveValue = useStore($liveOccurrences);
@@ -55,13 +59,14 @@ export default function BookingAside(props: BookingAsideProps) {
     if (context === 'embed') setParentUrl(embedParentUrl());
   }, [context]);
 
+  // Dates that can still be booked: "Next date" is never a sold-out one (the dates list shows those as sold out).
   const occurrences = useMemo(() => {
-    if (!live) return initialOccurrences;
-    const now = Math.floor(Date.now() / 1000);
-    return live.filter((o) => o.end_datetime > now).sort((a, b) => a.start_datetime - b.start_datetime);
-  }, [live, initialOccurrences]);
+    const list = live ?? initialOccurrences;
+    return bookableOccurrences(list, live ? Math.floor(Date.now() / 1000) : Number.NEGATIVE_INFINITY, courseSpaces);
+  }, [live, initialOccurrences, courseSpaces]);
 
-  const selected = selectedId ? occurrences.find((o) => o._id === selectedId) ?? null : null;
+  const all = live ?? initialOccurrences;
+  const selected = selectedId ? all.find((o) => o._id === selectedId) ?? null : null;
   const next = occurrences[0] ?? null;
   const hasDates = occurrences.length > 0;
 
@@ -100,7 +105,7 @@ export default function BookingAside(props: BookingAsideProps) {
         {scheduled && hasDates && (
           <a className="btn btn--secondary btn--block" href={checkoutHref('groupBookingRequest', courseId, context, null, parentUrl)}>Group booking request</a>
         )}
-        <a className="btn btn--ghost btn--block" href={enquiryHref}>Send an enquiry</a>
+        {enquiryHref && <a className="btn btn--ghost btn--block" href={enquiryHref}>Send an enquiry</a>}
       </div>
     </div>
   );

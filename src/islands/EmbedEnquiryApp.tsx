@@ -11,7 +11,7 @@ import { showRatingSummary } from '../domain/ratings.ts';
 import { educatorLinks } from '../domain/links.ts';
 import StarRating from '../components/StarRating.tsx';
 import EnquiryForm from './EnquiryForm.tsx';
-import { readableOnWhite } from '../lib/colour.ts';
+import { brandVariables } from '../lib/colour.ts';
 
 export interface EmbedEnquiryData {
   educator: {
@@ -41,10 +41,7 @@ export default function EmbedEnquiryApp() {
       .then((res) => (res.ok ? (res.json() as Promise<EmbedEnquiryData>) : Promise.reject(new Error(String(res.status)))))
       .then((body) => {
         const root = document.documentElement.style;
-        root.setProperty('--brand', body.brand.colour);
-        root.setProperty('--brand-hover', body.brand.hover);
-        root.setProperty('--on-brand', body.brand.onBrand);
-        root.setProperty('--link', readableOnWhite(body.brand.colour));
+        for (const [name, value] of Object.entries(brandVariables(body.brand.colour, body.brand.onBrand))) root.setProperty(name, value);
         document.title = `Contact ${body.educator.name} | ${body.educator.name}`;
         const powered = document.querySelector<HTMLElement>('[data-powered-by]');
         if (powered) powered.hidden = body.brand.whitelabelled;

@@ -155,6 +155,8 @@ export default function SearchApp({ categories, links, initial, fixedCategory, p
       </p>
       {error && <p className="alert alert--danger" role="alert">{error}</p>}
       {searched && !loading && results.length === 0 && !error && <p className="panel">No courses match your search. Try fewer words or other filters.</p>}
+      {/* The cards' titles are h3: their list has an h2, so the outline skips no level. */}
+      <h2 className="visually-hidden">Courses</h2>
       <ul className="card-grid" data-search-results style={{ listStyle: 'none', padding: 0, margin: 0 }}>
         {results.map((card, i) => (
           <li key={card._id}><CourseCardView card={card} links={links} loading={i < 8 ? 'eager' : 'lazy'} /></li>

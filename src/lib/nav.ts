@@ -1,11 +1,19 @@
 /**
  * Profile tabs per context (spec 2.1 links, 2.6 "Tab navigation": key, href, label; active tab
- * highlighted). Memberships and gift vouchers are hidden for now. The embed's enquiry page is one
- * static shell that learns its educator from ?educator={slug}.
+ * highlighted): every link of the spec's table that the context has, in one place for the profile
+ * header, the minisite header and the embed enquiry page. The embed's enquiry page is one static
+ * shell that learns its educator from ?educator={slug}.
  */
 import { educatorLinks, type AppContext } from '../domain/links.ts';
+import { hasEnquiryPage } from '../domain/routes.ts';
 
-export type TabKey = 'courses' | 'about' | 'reviews' | 'enquiry';
+export type TabKey = 'courses' | 'about' | 'reviews' | 'enquiry' | 'memberships' | 'vouchers';
+
+/**
+ * Spec 2.1 links whose pages are not built yet, so no tab links to them. When a page lands, remove
+ * its key here and its tab appears in every context that has the link.
+ */
+export const PENDING_TABS: ReadonlySet<TabKey> = new Set<TabKey>(['memberships', 'vouchers']);
 
 export interface Tab {
   key: TabKey;
@@ -40,19 +48,32 @@ export function waitlistHref(context: AppContext, educatorSlug: string, query: R
   return `${base}${qs ? `?${qs}` : ''}`;
 }
 
-export function profileTabs(context: AppContext, educator: { slug: string; can_be_contacted: boolean }): Tab[] {
+const LABELS: Record<TabKey, string> = {
+  courses: 'Courses', about: 'About', reviews: 'Reviews', enquiry: 'Contact', memberships: 'Memberships', vouchers: 'Gift Vouchers',
+};
+
+/** Tab order per context: the marketplace opens on About, the minisite and embed on Courses. */
+const ORDER: Record<AppContext, readonly TabKey[]> = {
+  marketplace: ['about', 'courses', 'reviews', 'memberships', 'vouchers', 'enquiry'],
+  minisite: ['courses', 'about', 'reviews', 'memberships', 'vouchers', 'enquiry'],
+  embed: ['courses', 'about', 'reviews', 'memberships', 'vouchers', 'enquiry'],
+};
+
+/**
+ * The educator's tabs in a context: each link of spec 2.1 the context has (not "none"), except pages
+ * not built yet ({@link PENDING_TABS}); Contact only when the educator can be contacted (spec 2.6).
+ */
+export function profileTabs(context: AppContext, educator: { slug: string; can_be_contacted: boolean }, pending: ReadonlySet<TabKey> = PENDING_TABS): Tab[] {
   const links = educatorLinks(context, educator.slug);
-  const tabs: Tab[] = [];
-  const courses: Tab = { key: 'courses', href: links.courses, label: 'Courses' };
-  const about: Tab | null = links.about ? { key: 'about', href: links.about, label: 'About' } : null;
-  if (context === 'marketplace') {
-    if (about) tabs.push(about);
-    tabs.push(courses);
-  } else {
-    tabs.push(courses);
-    if (about) tabs.push(about);
-  }
-  tabs.push({ key: 'reviews', href: links.reviews, label: 'Reviews' });
-  if (educator.can_be_contacted) tabs.push({ key: 'enquiry', href: enquiryHref(context, educator.slug), label: 'Contact' });
-  return tabs;
+  const hrefs: Record<TabKey, string | null> = {
+    courses: links.courses,
+    about: links.about,
+    reviews: links.reviews,
+    enquiry: hasEnquiryPage(educator) ? enquiryHref(context, educator.slug) : null,
+    memberships: links.memberships,
+    vouchers: links.vouchers,
+  };
+  return ORDER[context]
+    .filter((key) => !pending.has(key) && hrefs[key] !== null)
+    .map((key) => ({ key, href: hrefs[key] as string, label: LABELS[key] }));
 }

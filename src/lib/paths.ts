@@ -8,27 +8,11 @@ import { pageDb } from './db.ts';
 import { loadPublicCatalogue, type CourseModel, type EducatorModel, type PublicCatalogue } from '../../db/queries/pages.ts';
 import type { AppContext } from './types.ts';
 
-/** First path segments owned by the marketplace itself (pages, endpoints, assets, other areas). */
-export const RESERVED_TOP_LEVEL = new Set([
-  'courses', 'search', 'embed', 'minisite', 'checkout', 'login', 'logout', 'profile', 'api', 'images', '_astro',
-  'sitemap.xml', 'robots.txt', 'embed.js', 'favicon.svg', '404', 'privacy', 'pricing', 'complete-booking',
-  'complete-order', 'admin', 'gift-checkout',
-]);
-
-/** Second segments under /{educatorSlug}/ (marketplace) and /embed/{educatorSlug}/ that are pages, not courses. */
-export const RESERVED_EDUCATOR_PAGES = new Set([
-  'courses', 'about', 'reviews', 'enquiry', 'waitlist', 'claim-profile', 'memberships', 'gift-checkout', 'add-review',
-  'enquiry.json', 'details', 'dates',
-]);
-
-/** First segments of a minisite that are pages or files, not courses. */
-export const RESERVED_MINISITE_PAGES = new Set([
-  ...RESERVED_EDUCATOR_PAGES, 'sitemap.xml', 'robots.txt', 'checkout', 'login', 'logout', 'profile', 'api', 'images',
-  '_astro', 'embed.js', 'favicon.svg', 'embed', 'minisite', 'search', '404',
-]);
-
-/** Educator slugs that cannot be an embed educator (/embed/enquiry is the enquiry shell). */
-export const RESERVED_EMBED_EDUCATORS = new Set(['enquiry']);
+// The reserved words are route rules (src/domain/routes.ts); re-exported for the pages that read them here.
+import {
+  RESERVED_TOP_LEVEL, RESERVED_EDUCATOR_PAGES, RESERVED_MINISITE_PAGES, RESERVED_EMBED_EDUCATORS, hasEnquiryPage,
+} from '../domain/routes.ts';
+export { RESERVED_TOP_LEVEL, RESERVED_EDUCATOR_PAGES, RESERVED_MINISITE_PAGES, RESERVED_EMBED_EDUCATORS };
 
 const warned = new Set<string>();
 function warn(message: string): void {
@@ -72,6 +56,11 @@ export async function educatorPaths(context: AppContext) {
   return data.educators
     .filter((m) => educatorAllowed(context, m.educator.slug))
     .map((model) => ({ params: { educator: model.educator.slug }, props: { model, now: data.now } satisfies EducatorPageProps }));
+}
+
+/** Enquiry pages: educators who can be contacted only (src/domain/routes.ts hasEnquiryPage). */
+export async function enquiryPaths(context: AppContext) {
+  return (await educatorPaths(context)).filter((path) => hasEnquiryPage(path.props.model.educator));
 }
 
 export interface CoursePageProps {

@@ -2,10 +2,11 @@
 import type { APIRoute } from 'astro';
 import { marketplaceUrl } from '../lib/config.ts';
 import { robotsTxt } from '../lib/sitemap.ts';
+import { robotsDisallow } from '../domain/crawl.ts';
 
 export const prerender = true;
 
 export const GET: APIRoute = () =>
-  new Response(robotsTxt(marketplaceUrl('/sitemap.xml'), ['/api/', '/checkout', '/profile', '/login', '/logout', '/minisite/']), {
+  new Response(robotsTxt(marketplaceUrl('/sitemap.xml'), robotsDisallow('marketplace')), {
     headers: { 'content-type': 'text/plain; charset=utf-8' },
   });

@@ -1,10 +1,10 @@
 /**
- * The marketplace sitemap: home, search, categories, and every educator's marketplace pages and
- * course pages. Minisites have their own (src/pages/minisite/[educator]/sitemap.xml.ts); embed pages
- * are noindex and not listed; waitlist pages are noindex.
+ * The marketplace sitemap; which URLs belong is src/domain/crawl.ts marketplaceSitemapPaths.
+ * Minisites have their own (src/pages/minisite/[educator]/sitemap.xml.ts).
  */
 import type { APIRoute } from 'astro';
-import { catalogue, RESERVED_EDUCATOR_PAGES, RESERVED_TOP_LEVEL } from '../lib/paths.ts';
+import { catalogue } from '../lib/paths.ts';
+import { marketplaceSitemapPaths } from '../domain/crawl.ts';
 import { marketplaceUrl } from '../lib/config.ts';
 import { sitemapXml } from '../lib/sitemap.ts';
 
@@ -12,13 +12,9 @@ export const prerender = true;
 
 export const GET: APIRoute = async () => {
   const data = await catalogue();
-  const urls: string[] = [marketplaceUrl('/'), marketplaceUrl('/search')];
-  for (const c of data.categories) urls.push(marketplaceUrl(`/courses/${c.slug}`));
-  for (const m of data.educators) {
-    const slug = m.educator.slug;
-    if (RESERVED_TOP_LEVEL.has(slug)) continue;
-    urls.push(marketplaceUrl(`/${slug}`), marketplaceUrl(`/${slug}/courses`), marketplaceUrl(`/${slug}/reviews`), marketplaceUrl(`/${slug}/enquiry`));
-    for (const c of m.courses) if (!RESERVED_EDUCATOR_PAGES.has(c.course.slug)) urls.push(marketplaceUrl(`/${slug}/${c.course.slug}`));
-  }
+  const urls = marketplaceSitemapPaths({
+    categorySlugs: data.categories.map((c) => c.slug),
+    educators: data.educators.map((m) => ({ slug: m.educator.slug, courseSlugs: m.courses.map((c) => c.course.slug) })),
+  }).map(marketplaceUrl);
   return new Response(sitemapXml(urls), { headers: { 'content-type': 'application/xml; charset=utf-8' } });
 };

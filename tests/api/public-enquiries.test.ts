@@ -123,7 +123,7 @@ describe('POST /api/enquiries', () => {
       first_name: 'Ada',
       last_name: 'Lovelace',
       email: 'ada@example.co.uk',
-      phone: '+4407700900123',
+      phone: '+447700900123',
       message: 'Do you run evening classes?',
       enquiry_type: 'General',
       occurrence_ref: 'occ_future1',

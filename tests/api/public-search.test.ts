@@ -53,6 +53,7 @@ describe('GET /api/courses/search', () => {
       currency: 'GBP',
       reviews: { rating: 4.5, count: 20 },
       location: 'Bristol',
+      locations: ['Bristol'],
       // occ_started has begun, occ_future1 (10 days) is the next listed one.
       next_occurrence: NOW + 10 * DAY,
       hide_pricing: false,
@@ -61,14 +62,25 @@ describe('GET /api/courses/search', () => {
       img_url: '/images/auto/glaze.svg', delivery: ['online'], location: null, next_occurrence: NOW + 3 * DAY,
       pricing_option: { type: 'price-range', minimumPrice: 2000, maximumPrice: 2000 }, reviews: { rating: 5, count: 2 },
     });
-    // No address: the city of its first location; free: 0–0; no dates.
+    // No address: the city of its first location, and every city learners travel to; free: 0–0; no dates.
     expect(byId.crs_hand).toMatchObject({
-      img_url: null, location: 'Bath', next_occurrence: null, type: 'on-demand', delivery: ['on-demand'],
+      img_url: null, location: 'Bath', locations: ['Bath', 'London'], next_occurrence: null, type: 'on-demand', delivery: ['on-demand'],
       pricing_option: { type: 'free', minimumPrice: 0, maximumPrice: 0 }, reviews: { rating: 0, count: 0 },
     });
     const code = await search('educator_ref=edu_code');
     expect(code.results.every((c) => c.hide_pricing === true)).toBe(true);
     expect(code.results.find((c) => c._id === 'crs_web')).toMatchObject({ pricing_option: { type: 'price-on-enquiry', minimumPrice: null, maximumPrice: null } });
+  });
+
+  it('"Next date" on a card is never a sold-out date', async () => {
+    // Pottery Wheel Basics: occ_future1 (10 days) sells out; the next bookable one is occ_child_bookable (11 days).
+    await server.db.updateTable('occurrences').set({ available_spaces: 0 }).where('id', '=', 'occ_future1').execute();
+    try {
+      const r = await search('educator_ref=edu_clay');
+      expect(r.results.find((c) => c._id === 'crs_wheel')?.next_occurrence).toBe(NOW + 11 * DAY);
+    } finally {
+      await server.db.updateTable('occurrences').set({ available_spaces: 5 }).where('id', '=', 'occ_future1').execute();
+    }
   });
 
   it('puts a name match first, and matches educator, category and description text too', async () => {

@@ -197,12 +197,20 @@ describe('enquiry and waitlist input', () => {
   it('shows problems from the API as a danger alert with their detail, and the form stays usable', async () => {
     const { page, context: browserContext } = await newPage();
     try {
-      // An educator who cannot be contacted: no Contact tab, and the API refuses the message (403).
-      expect((await page.goto(url(`/${HARMONY.slug}/enquiry`)))?.status()).toBe(200);
+      // An educator who cannot be contacted has no Contact tab and no enquiry page; a message sent to it
+      // anyway (the request is altered on its way) is refused by the API (403).
+      expect((await page.goto(url(`/${HARMONY.slug}/enquiry`)))?.status()).toBe(404);
+      await page.goto(url(`/${HARMONY.slug}`));
       expect(await page.locator('nav.tabs a[data-tab="enquiry"]').count()).toBe(0);
+      expect((await page.goto(url(`/${CLAY.slug}/enquiry`)))?.status()).toBe(200);
       const send = page.getByRole('button', { name: 'Send message' });
       await hydrated(send);
-      await fillEnquiryForm(page, { firstName: 'Sam', lastName: 'Lee', email: uniqueEmail('refused'), phone: '+44 7700 900111', message: 'Do you teach cello?' });
+      await fillEnquiryForm(page, { enquiryType: 'General question', firstName: 'Sam', lastName: 'Lee', email: uniqueEmail('refused'), phone: '+44 7700 900111', message: 'Do you teach cello?' });
+      await page.route('**/api/enquiries', async (route) => {
+        const body = JSON.parse(route.request().postData() ?? '{}') as { educator_slug: string };
+        body.educator_slug = HARMONY.slug;
+        await route.continue({ postData: JSON.stringify(body) });
+      }, { times: 1 });
       const refused = page.waitForResponse(isEnquiryPost);
       await send.click();
       const refusal = await refused;

@@ -111,7 +111,7 @@ describe('navigation links (spec 2.1–2.3) for the showcase educator', () => {
         expect(await addReview.getAttribute('target')).toBe(context === 'embed' ? '_blank' : null);
         const educatorCard = await hrefs(page, '.course-educator a');
         expect(educatorCard).toEqual([COURSES_PATH[context]]);
-        if (context === 'minisite') expect(await hrefs(page, 'header.site-header nav a.site-header__link')).toEqual(['/', '/about', '/reviews']);
+        if (context === 'minisite') expect(await hrefs(page, 'header.site-header nav a.site-header__link')).toEqual(['/', '/about', '/reviews', '/enquiry']);
         await expectNoHiddenLinks(page);
         await expectAllOk([...dates, courseReviewHref, ...educatorCard], courseUrl);
 
@@ -143,11 +143,13 @@ const noindex = (html: string) => /<meta name="robots" content="noindex"\s*\/?>/
 const jsonLd = (html: string) => [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map((m) => JSON.parse(m[1]!) as Record<string, unknown>);
 
 describe('search engines', () => {
-  it('gives marketplace and minisite pages their own canonical URL, and keeps embed pages out of the index', async () => {
+  it('gives each page one canonical URL (a course: its marketplace copy), and keeps embed pages and forms out of the index', async () => {
     const course = CLAY.taster.slug;
     const indexed: [string, string][] = [
-      ...[`/${CLAY.slug}`, `/${CLAY.slug}/courses`, `/${CLAY.slug}/reviews`, `/${CLAY.slug}/enquiry`, `/${CLAY.slug}/${course}`].map((p) => [url(p), url(p)] as [string, string]),
-      ...['/', '/about', '/reviews', '/enquiry', `/${course}`].map((p) => [minisiteUrl(CLAY.slug, p), minisiteUrl(CLAY.slug, p)] as [string, string]),
+      ...[`/${CLAY.slug}`, `/${CLAY.slug}/courses`, `/${CLAY.slug}/reviews`, `/${CLAY.slug}/${course}`].map((p) => [url(p), url(p)] as [string, string]),
+      ...['/', '/about', '/reviews'].map((p) => [minisiteUrl(CLAY.slug, p), minisiteUrl(CLAY.slug, p)] as [string, string]),
+      // Both copies of a course name the marketplace copy, the one with the structured data.
+      [minisiteUrl(CLAY.slug, `/${course}`), url(`/${CLAY.slug}/${course}`)],
     ];
     for (const [target, canonical] of indexed) {
       const res = await httpGet(target);
@@ -156,6 +158,12 @@ describe('search engines', () => {
       expect(noindex(res.body), target).toBe(false);
       expect(tag(res.body, /<title>/g), target).toHaveLength(1);
       expect(res.headers['content-security-policy'], target).toBe("frame-ancestors 'self'");
+    }
+    // Forms and the search shell: noindex.
+    for (const target of [url(`/${CLAY.slug}/enquiry`), minisiteUrl(CLAY.slug, '/enquiry'), url('/search')]) {
+      const res = await httpGet(target);
+      expect(res.status, target).toBe(200);
+      expect(noindex(res.body), target).toBe(true);
     }
     const embeds = [`/embed/${CLAY.slug}`, `/embed/${CLAY.slug}/reviews`, `/embed/${CLAY.slug}/${course}`, `/embed/${CLAY.slug}/waitlist`, `/embed/enquiry?educator=${CLAY.slug}`];
     for (const path of embeds) {
@@ -180,7 +188,8 @@ describe('search engines', () => {
     const courseLd = data[0] as {
       '@type': string; name: string; url: string;
       provider: { '@type': string; sameAs: string; address?: { addressCountry: string } };
-      hasCourseInstance: { location?: { address: { '@type': string; addressCountry: string } }; offers: { priceCurrency: string } }[];
+      hasCourseInstance: { location?: { address: { '@type': string; addressCountry: string } }; courseWorkload?: string }[];
+      offers: { priceCurrency: string };
     };
     expect(courseLd['@type']).toBe('Course');
     expect(courseLd.name).toBe(CLAY.taster.name);
@@ -189,8 +198,9 @@ describe('search engines', () => {
     expect(courseLd.hasCourseInstance.length).toBeGreaterThan(0);
     for (const instance of courseLd.hasCourseInstance) {
       expect(instance.location?.address).toMatchObject({ '@type': 'PostalAddress', addressCountry: 'GB' });
-      expect(instance.offers.priceCurrency).toBe('GBP');
+      expect(instance.courseWorkload).toMatch(/^P/);
     }
+    expect(courseLd.offers.priceCurrency).toBe('GBP');
     expect(jsonLd(minisite.body)).toEqual([]);
     expect(jsonLd(embed.body)).toEqual([]);
   });
@@ -210,6 +220,8 @@ describe('search engines', () => {
     }
     expect(locs.every((loc) => loc.startsWith(`${baseUrl()}/`))).toBe(true);
     expect(locs.filter((loc) => loc.includes('/embed/') || loc.includes('/minisite/'))).toEqual([]);
+    // Neither the search shell nor any enquiry or waitlist form.
+    expect(locs.filter((loc) => /\/search$|\/enquiry$|\/waitlist$/.test(loc))).toEqual([]);
     await expectAllOk(locs.filter((loc) => loc.includes(`/${CLAY.slug}`)), baseUrl());
 
     const origin = minisiteUrl(CLAY.slug, '').replace(/\/$/, '');
@@ -220,7 +232,8 @@ describe('search engines', () => {
     expect(miniSitemap.status).toBe(200);
     const miniLocs = [...miniSitemap.body.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!);
     expect(miniLocs.every((loc) => loc.startsWith(`${origin}/`))).toBe(true);
-    for (const path of ['/', '/about', '/reviews', ...courseSlugs.map((s) => `/${s}`)]) expect(miniLocs, path).toContain(`${origin}${path}`);
+    // The minisite lists its own pages; its course pages are the marketplace's (their canonical copy).
+    expect(miniLocs).toEqual(['/', '/about', '/reviews'].map((path) => `${origin}${path}`));
     await expectAllOk(miniLocs, origin);
   });
 });

@@ -89,4 +89,19 @@ describe('courseHighlights (spec 2.13 (7))', () => {
     ]);
     expect(courseHighlights({ type: 'class', level: 'Beginner' })).toEqual([{ kind: 'level', text: 'Beginner level' }]);
   });
+
+  it('shows the places learners travel to (spec 7 city text), with the full list as a tooltip over 3', () => {
+    const course: CourseLike = { type: 'on-request', student_travel_settings: { enabled: true, locations: ['a', 'b', 'c'] }, duration_pricing: [] };
+    const places = (cities: string[]) => courseHighlights(course, [], cities).filter((h) => h.kind === 'locations');
+    expect(places(['Edinburgh'])).toEqual([{ kind: 'locations', text: 'Edinburgh' }]);
+    expect(places(['Edinburgh', 'Glasgow'])).toEqual([{ kind: 'locations', text: 'Edinburgh or Glasgow' }]);
+    expect(places(['Edinburgh', 'Glasgow', 'Aberdeen'])).toEqual([{ kind: 'locations', text: 'Edinburgh and 2 more' }]);
+    expect(places(['Edinburgh', 'Glasgow', 'Aberdeen', 'Dundee'])).toEqual([
+      { kind: 'locations', text: 'Edinburgh and 3 more', tooltip: 'Edinburgh, Glasgow, Aberdeen, and Dundee' },
+    ]);
+    // Right after the travel highlight; none when student travel is off.
+    expect(courseHighlights(course, [], ['Leeds']).map((h) => h.kind)).toEqual(['duration', 'travel', 'locations']);
+    expect(places([])).toEqual([]);
+    expect(courseHighlights({ ...course, student_travel_settings: { enabled: false, locations: ['a'] } }, [], ['Leeds']).some((h) => h.kind === 'locations')).toBe(false);
+  });
 });

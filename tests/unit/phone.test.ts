@@ -19,7 +19,13 @@ describe('normalisePhone (spec 5)', () => {
     ['447911123456', '+447911123456'],
     ['0447911123456', '+447911123456'],
     ['00447911123456', '+447911123456'],
-    ['07911 123456', '+4407911123456'],
+    // A UK national number's leading 0 is a trunk prefix, not part of the number (E.164).
+    ['07911 123456', '+447911123456'],
+    ['07700 900123', '+447700900123'],
+    ['01632 960000', '+441632960000'],
+    ['+44 (0) 7700 900123', '+447700900123'],
+    ['0044 (0)7700 900123', '+447700900123'],
+    ['44 07700 900123', '+447700900123'],
     ['7911123456', '+447911123456'],
     ['  +1 (555) 010-9999  ', '+15550109999'],
   ])('%s → %s', (input, expected) => {
@@ -34,6 +40,8 @@ describe('normalisePhone (spec 5)', () => {
       detail: 'Phone number is too short.',
     });
     expect(normalisePhone('12345')).toBe('+4412345');
+    // Five characters with a trunk 0: still long enough, stored without it.
+    expect(normalisePhone('01234')).toBe('+441234');
     expect(normalisePhone('+1234')).toBe('+1234');
     expect(catchProblem(() => normalisePhone('+123')).detail).toBe('Phone number is too short.');
     expect(normalisePhone('1'.repeat(20))).toBe(`+44${'1'.repeat(20)}`);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  bookableOccurrences, isSoldOut, nextBookableOccurrence,
   ADD_ON_MAX_QUANTITY,
   allOffersEnded,
   anyOfferPaid,
@@ -221,5 +222,29 @@ describe('hidden pricing in the checkout (spec 6)', () => {
     expect(checkoutPricesVisible(true, 'landing_page')).toBe(false);
     expect(checkoutPricesVisible(true, 'marketplace')).toBe(true);
     expect(checkoutPricesVisible(false, 'embed')).toBe(true);
+  });
+});
+
+describe('next bookable date (never a sold-out one)', () => {
+  const NOW = 1_000_000;
+  const occ = (id: string, start: number, extra: { available_spaces?: number | null; spaces?: number | null } = {}) => ({
+    _id: id, start_datetime: start, end_datetime: start + 3600, available_spaces: null, spaces: null, ...extra,
+  });
+
+  it('skips sold-out dates (available 0, or spaces 0, or the course has 0) but not unknown capacity', () => {
+    const dates = [occ('soldout', NOW + 100, { available_spaces: 0, spaces: 10 }), occ('later', NOW + 200, { available_spaces: 1 })];
+    expect(nextBookableOccurrence(dates, NOW)?._id).toBe('later');
+    expect(nextBookableOccurrence([occ('s', NOW + 1, { spaces: 0 }), occ('t', NOW + 2)], NOW)?._id).toBe('t');
+    expect(nextBookableOccurrence([occ('u', NOW + 1)], NOW, 0)).toBeNull();
+    expect(nextBookableOccurrence([occ('u', NOW + 1)], NOW, null)?._id).toBe('u');
+    expect(isSoldOut({ available_spaces: 1, spaces: 0 })).toBe(false);
+    expect(isSoldOut({ available_spaces: -1 })).toBe(true);
+  });
+
+  it('a date starting exactly now is next; one that started is bookable but not "next"', () => {
+    const dates = [occ('started', NOW - 10), occ('now', NOW)];
+    expect(nextBookableOccurrence(dates, NOW)?._id).toBe('now');
+    expect(bookableOccurrences(dates, NOW).map((o) => o._id)).toEqual(['started', 'now']);
+    expect(nextBookableOccurrence([], NOW)).toBeNull();
   });
 });

@@ -3,7 +3,7 @@
  * at build time: identity, branding, enquiry types, courses and the success-screen listings.
  */
 import type { APIRoute } from 'astro';
-import { educatorPaths, type EducatorPageProps } from '../../../lib/paths.ts';
+import { enquiryPaths, type EducatorPageProps } from '../../../lib/paths.ts';
 import { carouselCards } from '../../../../db/queries/pages.ts';
 import { brandColour, onBrandColour, hoverColour } from '../../../domain/avatars.ts';
 import { linkContext } from '../../../lib/config.ts';
@@ -13,7 +13,7 @@ import type { EmbedEnquiryData } from '../../../islands/EmbedEnquiryApp.tsx';
 export const prerender = true;
 
 export function getStaticPaths() {
-  return educatorPaths('embed');
+  return enquiryPaths('embed');
 }
 
 export const GET: APIRoute = ({ props }) => {

@@ -3,6 +3,7 @@ import type { APIRoute } from 'astro';
 import { educatorPaths, type EducatorPageProps } from '../../../lib/paths.ts';
 import { minisiteUrl } from '../../../lib/config.ts';
 import { robotsTxt } from '../../../lib/sitemap.ts';
+import { robotsDisallow } from '../../../domain/crawl.ts';
 
 export const prerender = true;
 
@@ -12,7 +13,7 @@ export function getStaticPaths() {
 
 export const GET: APIRoute = ({ props }) => {
   const { model } = props as EducatorPageProps;
-  return new Response(robotsTxt(minisiteUrl(model.educator.slug, '/sitemap.xml'), ['/api/', '/checkout', '/profile', '/login', '/logout']), {
+  return new Response(robotsTxt(minisiteUrl(model.educator.slug, '/sitemap.xml'), robotsDisallow('minisite')), {
     headers: { 'content-type': 'text/plain; charset=utf-8' },
   });
 };

@@ -1,6 +1,7 @@
-/** One sitemap per minisite ({slug}.{host}/sitemap.xml): its courses list, about, reviews, enquiry and course pages. */
+/** One sitemap per minisite ({slug}.{host}/sitemap.xml); which URLs belong is src/domain/crawl.ts minisiteSitemapPaths. */
 import type { APIRoute } from 'astro';
-import { educatorPaths, RESERVED_MINISITE_PAGES, type EducatorPageProps } from '../../../lib/paths.ts';
+import { educatorPaths, type EducatorPageProps } from '../../../lib/paths.ts';
+import { minisiteSitemapPaths } from '../../../domain/crawl.ts';
 import { minisiteUrl } from '../../../lib/config.ts';
 import { sitemapXml } from '../../../lib/sitemap.ts';
 
@@ -13,7 +14,6 @@ export function getStaticPaths() {
 export const GET: APIRoute = ({ props }) => {
   const { model } = props as EducatorPageProps;
   const slug = model.educator.slug;
-  const urls = ['/', '/about', '/reviews', '/enquiry', ...model.courses.filter((c) => !RESERVED_MINISITE_PAGES.has(c.course.slug)).map((c) => `/${c.course.slug}`)]
-    .map((path) => minisiteUrl(slug, path));
+  const urls = minisiteSitemapPaths({ slug, courseSlugs: model.courses.map((c) => c.course.slug) }).map((path) => minisiteUrl(slug, path));
   return new Response(sitemapXml(urls), { headers: { 'content-type': 'application/xml; charset=utf-8' } });
 };

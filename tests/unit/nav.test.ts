@@ -1,0 +1,34 @@
+/**
+ * The educator's tabs per context (spec 2.1 table, 2.6): every link the context has, Contact only for
+ * educators who can be contacted, and memberships / gift vouchers waiting for their pages — showing
+ * them is removing their key from PENDING_TABS.
+ */
+import { describe, expect, it } from 'vitest';
+import { PENDING_TABS, profileTabs } from '../../src/lib/nav.ts';
+
+const clay = { slug: 'clay', can_be_contacted: true };
+const pairs = (tabs: { key: string; href: string }[]) => tabs.map((t) => [t.key, t.href]);
+
+describe('profileTabs', () => {
+  it('has every built link of spec 2.1 in each context', () => {
+    expect(pairs(profileTabs('marketplace', clay))).toEqual([['about', '/clay'], ['courses', '/clay/courses'], ['reviews', '/clay/reviews'], ['enquiry', '/clay/enquiry']]);
+    expect(pairs(profileTabs('minisite', clay))).toEqual([['courses', '/'], ['about', '/about'], ['reviews', '/reviews'], ['enquiry', '/enquiry']]);
+    expect(pairs(profileTabs('embed', clay))).toEqual([['courses', '/embed/clay'], ['reviews', '/embed/clay/reviews'], ['enquiry', '/embed/enquiry?educator=clay']]);
+    expect(profileTabs('minisite', clay).map((t) => t.label)).toEqual(['Courses', 'About', 'Reviews', 'Contact']);
+  });
+
+  it('leaves Contact out for an educator who cannot be contacted', () => {
+    for (const context of ['marketplace', 'minisite', 'embed'] as const) {
+      expect(profileTabs(context, { slug: 'harmony', can_be_contacted: false }).some((t) => t.key === 'enquiry')).toBe(false);
+    }
+  });
+
+  it('memberships and gift vouchers wait for their pages; without them pending they follow the spec table', () => {
+    expect([...PENDING_TABS].sort()).toEqual(['memberships', 'vouchers']);
+    const none = new Set<never>();
+    expect(pairs(profileTabs('marketplace', clay, none))).toContainEqual(['memberships', '/clay/memberships']);
+    expect(profileTabs('marketplace', clay, none).some((t) => t.key === 'vouchers')).toBe(false); // "none" in the table
+    expect(pairs(profileTabs('minisite', clay, none))).toEqual(expect.arrayContaining([['memberships', '/memberships'], ['vouchers', '/gift-checkout']]));
+    expect(pairs(profileTabs('embed', clay, none))).toEqual(expect.arrayContaining([['memberships', '/embed/clay/memberships'], ['vouchers', '/embed/clay/gift-checkout']]));
+  });
+});
