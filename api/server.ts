@@ -94,15 +94,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const config = loadConfig();
   const log = loggerFor(config);
   const server = await startServer(config, { log });
-  const { port } = server;
-  const host = config.PUBLIC_HOST.replace(/:\d+$/, '');
-  const origin = (h: string) => `${config.PUBLIC_PROTOCOL}://${h}:${port}`;
-  const sample = await server.sampleEducatorSlug();
-  log.info(`Marketplace ready on ${origin(host)}`, {
-    port,
-    health: `${origin(host)}/api/health`,
-    ...(sample ? { marketplace: `${origin(host)}/${sample}`, minisite: `${origin(`${sample}.${host}`)}/`, embed: `${origin(host)}/embed/${sample}` } : {}),
-  });
+  // Listening from here on, so a signal from now stops it cleanly.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       log.info('stopping', { signal });
@@ -120,4 +112,13 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
       );
     });
   }
+  const { port } = server;
+  const host = config.PUBLIC_HOST.replace(/:\d+$/, '');
+  const origin = (h: string) => `${config.PUBLIC_PROTOCOL}://${h}:${port}`;
+  const sample = await server.sampleEducatorSlug().catch(() => null);
+  log.info(`Marketplace ready on ${origin(host)}`, {
+    port,
+    health: `${origin(host)}/api/health`,
+    ...(sample ? { marketplace: `${origin(host)}/${sample}`, minisite: `${origin(`${sample}.${host}`)}/`, embed: `${origin(host)}/embed/${sample}` } : {}),
+  });
 }

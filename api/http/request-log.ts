@@ -28,7 +28,8 @@ export function requestLog(log: Logger): MiddlewareHandler<AppEnv> {
       outgoing.once('close', () => {
         log.info('request', {
           requestId, method, path, status: outgoing.statusCode, durationMs: Math.round((performance.now() - started) * 10) / 10,
-          ...(outgoing.writableFinished ? {} : { aborted: true }),
+          // The answer was cut short (the client went away before it was all written).
+          ...(outgoing.writableEnded ? {} : { aborted: true }),
         });
       });
     }
