@@ -13,6 +13,8 @@ import { problemResponse, toProblem } from './http/errors.ts';
 import { resolveSite, requestHost, type RequestSite } from './http/context.ts';
 import { findStaticFile, staticResponse } from './http/static.ts';
 import { problems } from '../src/domain/problems.ts';
+import { loggerFor } from './log.ts';
+import { requestLog } from './http/request-log.ts';
 import { healthRoutes } from './routes/health.ts';
 // Checkout (issue 5).
 import { paymentOptionsRoutes } from './routes/payment-options.ts';
@@ -59,7 +61,7 @@ export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: (er
 export type AppEnv = {
   Bindings: HttpBindings;
   /** `user` is null for a visitor who is not signed in (set by the auth middleware). */
-  Variables: { deps: Deps; site: RequestSite; user: SessionUser | null };
+  Variables: { deps: Deps; site: RequestSite; user: SessionUser | null; requestId: string };
 };
 
 export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
@@ -69,12 +71,15 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
   // What on-demand pages ask the server for (src/lib/page-services.ts).
   const services = createPageServices(deps);
 
+  const log = loggerFor(config);
   app.onError((err, c) => {
     const problem = toProblem(err);
-    if (problem.status >= 500 && config.LOG_LEVEL !== 'silent') console.error(err);
+    if (problem.status >= 500) log.error('request failed', { requestId: c.var.requestId, path: c.req.path, error: err });
     return problemResponse(c, problem, config.ERRORS_HOST);
   });
 
+  // First, so every request is logged and carries its id, whatever answers it.
+  app.use('*', requestLog(log));
   app.use('*', async (c, next) => {
     c.set('deps', deps);
     c.set('site', resolveSite(requestHost(c, config), c.req.path, config));

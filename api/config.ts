@@ -67,6 +67,8 @@ export const configSchema = z.object({
   RATE_LIMIT_MAIL_PER_EMAIL: z.coerce.number().int().min(1).default(5),
   RATE_LIMIT_MAIL_PER_IP: z.coerce.number().int().min(1).default(30),
   LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
+  /** On SIGTERM/SIGINT, how long requests in flight may take before their connections are closed. */
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(0).max(600).default(10),
   /** Seconds a checkout holds its spaces (and voucher use) once the learner reaches Payment. */
   CHECKOUT_HOLD_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
   /** The longest a checkout may hold spaces in total, from its first hold: renewals never pass it. */

@@ -30,6 +30,7 @@ import { newCheckoutId, documentToken } from './ids.ts';
 import { leavePayment, recordPaid } from './steps/payment.ts';
 import { providerNamed } from '../payments/registry.ts';
 import { isPaymentSuccessful, type PaymentEvent } from '../payments/types.ts';
+import { loggerFor } from '../log.ts';
 
 export type { CheckoutState };
 
@@ -264,7 +265,7 @@ async function runAfter(ctx: Ctx): Promise<void> {
     try {
       await job();
     } catch (error) {
-      if (ctx.deps.config.LOG_LEVEL !== 'silent') console.error('checkout follow-up failed', error);
+      loggerFor(ctx.deps.config).error('checkout follow-up failed', { error });
     }
   }
 }

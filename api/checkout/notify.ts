@@ -12,6 +12,7 @@ import { mailerFor, type MailMessage } from '../mail/index.ts';
 import { confirmationTitle } from '../../src/domain/checkout/outcomes.ts';
 import type { Flow } from '../../src/domain/checkout/flows.ts';
 import { educatorOutcomeEmail, learnerOutcomeEmail, requestEmails } from '../documents/emails.ts';
+import { loggerFor } from '../log.ts';
 
 function outcomeKind(row: CheckoutRow): { kind: 'booking' | 'order' | 'request' | 'application'; id: string } | null {
   if (row.booking_id) return { kind: 'booking', id: row.booking_id };
@@ -48,7 +49,7 @@ export async function notifyOutcome(deps: Deps, row: CheckoutRow, cat: CheckoutC
     try {
       await mailer.send(message);
     } catch (error) {
-      if (deps.config.LOG_LEVEL !== 'silent') console.error(`mail ${message.tag ?? ''} failed`, error);
+      loggerFor(deps.config).error('mail failed', { tag: message.tag, error });
     }
   }
 }

@@ -24,6 +24,7 @@ import { mailerFor } from '../mail/index.ts';
 import { cancellationPolicy, longDate } from './describe.ts';
 import { cancellationEmails } from './emails.ts';
 import { documentProblems } from './problems.ts';
+import { loggerFor } from '../log.ts';
 
 /** Stored in bookings.status (a text column) once cancelled. */
 export const CANCELLED: BookingStatus = 'cancelled';
@@ -120,7 +121,7 @@ export async function cancelBooking(deps: Deps, user: SessionUser, bookingId: st
         .where('checkout_id', '=', view.checkoutId).where('provider_payment_id', '=', view.paymentId!).execute();
     } catch (error) {
       refund = 'failed';
-      if (deps.config.LOG_LEVEL !== 'silent') console.error('refund after cancellation failed', error);
+      loggerFor(deps.config).error('refund after cancellation failed', { bookingId, error });
       await deps.db.updateTable('booking_cancellations')
         .set({ refund_status: 'failed', refund_error: error instanceof Error ? error.message.slice(0, 500) : String(error).slice(0, 500) })
         .where('booking_id', '=', view.id).execute();
@@ -132,7 +133,7 @@ export async function cancelBooking(deps: Deps, user: SessionUser, bookingId: st
     try {
       await mailer.send(message);
     } catch (error) {
-      if (deps.config.LOG_LEVEL !== 'silent') console.error('cancellation mail failed', error);
+      loggerFor(deps.config).error('cancellation mail failed', { bookingId, error });
     }
   }
   return { booking: after, spacesReleased: released, refund };

@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import nodemailer from 'nodemailer';
 import { newId } from '../auth/crypto.ts';
 import type { MailDeps, Mailer, MailMessage, SentMail } from './index.ts';
+import { loggerFor } from '../log.ts';
 
 export class OutboxMailer implements Mailer {
   private readonly transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
@@ -37,7 +38,7 @@ export class OutboxMailer implements Mailer {
         await writeFile(emlFile, (info as unknown as { message: Buffer }).message);
       } catch (err) {
         // The table still has the message; a read-only disk must not lose a login link.
-        if (config.LOG_LEVEL !== 'silent') console.error('outbox: could not write .eml file', err);
+        loggerFor(config).error('outbox: could not write .eml file', { error: err });
         emlFile = null;
       }
     }

@@ -45,6 +45,7 @@ import {
 import { assertUnderLimits, clientIp, emailBucket, ipBucket, recordHits, type RateRule } from '../http/rate-limit.ts';
 import type { Config } from '../config.ts';
 import type { AuthMethod } from '../../db/schema/accounts.ts';
+import { loggerFor } from '../log.ts';
 
 const WINDOW = 15 * 60;
 const EMBED_SESSION_SECONDS = 24 * 60 * 60;
@@ -115,7 +116,7 @@ export function authRoutes() {
   // Same answers as the app's error handler, plus Retry-After on 429.
   app.onError((err, c) => {
     const problem = toProblem(err);
-    if (problem.status >= 500 && c.var.deps.config.LOG_LEVEL !== 'silent') console.error(err);
+    if (problem.status >= 500) loggerFor(c.var.deps.config).error('request failed', { requestId: c.var.requestId, path: c.req.path, error: err });
     const res = problemResponse(c, problem, c.var.deps.config.ERRORS_HOST);
     if (problem.status === 429 && typeof problem.retryAfter === 'number') res.headers.set('retry-after', String(problem.retryAfter));
     return res;

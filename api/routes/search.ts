@@ -1,13 +1,15 @@
 /**
- * GET /api/courses/search (spec 7 "Course search", 2.12 carousels) → {results: CourseCard[], total, page, size}
+ * GET /api/courses/search (spec 7 "Course search", 2.12 carousels)
  *   query=                      free text ('' lists everything)
  *   educator_ref=id[,id…]       (repeatable)
  *   category_slug=
  *   context=marketplace|minisite|embed   validated; embed counts as minisite; the results are the same
- *   page=1  size=11 (1..50)
+ *   page=1  size=11 (1..50); page × size at most SEARCH_MAX_RESULTS
  *   sort=relevance|newest|price_asc|price_desc
  *   delivery=online|in-person|hybrid|on-demand|on-request[,…]   any of them
  *   price_min=, price_max=      pence (min_price=, max_price= accepted as aliases)
+ * → {results, total, page, size}: total is exact up to a cap past the page; when more match, total is the cap
+ *   and `total_capped: true` is added (db/queries/search.ts).
  * Bad parameters → generic/validation-error (400). See db/queries/search.ts for the ranking.
  */
 import { Hono } from 'hono';
@@ -15,7 +17,9 @@ import { z } from 'zod';
 import type { AppEnv } from '../app.ts';
 import { parseWith } from '../http/parse.ts';
 import { ProblemError, problems } from '../../src/domain/problems.ts';
-import { SEARCH_DEFAULT_SIZE, SEARCH_DELIVERIES, SEARCH_MAX_SIZE, SEARCH_SORTS, searchCourses } from '../../db/queries/search.ts';
+import {
+  SEARCH_DEFAULT_SIZE, SEARCH_DELIVERIES, SEARCH_MAX_RESULTS, SEARCH_MAX_SIZE, SEARCH_SORTS, searchCourses,
+} from '../../db/queries/search.ts';
 
 const list = (item: z.ZodTypeAny) =>
   z
@@ -64,6 +68,12 @@ export function searchRoutes() {
     const raw: Record<string, string> = {};
     for (const [key, values] of Object.entries(c.req.queries())) raw[key] = values.join(',');
     const q = parseWith(searchQuery, raw);
+    const page = q.page ?? 1;
+    const size = q.size ?? SEARCH_DEFAULT_SIZE;
+    // Deeper pages would cost in proportion to their depth; nobody pages that far.
+    if (page * size > SEARCH_MAX_RESULTS) {
+      throw new ProblemError(problems.validation([{ key: 'page', name: 'Page', message: `must not reach past result ${SEARCH_MAX_RESULTS}` }]));
+    }
     const priceMin = q.price_min ?? q.min_price;
     const priceMax = q.price_max ?? q.max_price;
     if (priceMin !== undefined && priceMax !== undefined && priceMin > priceMax) {
@@ -80,8 +90,8 @@ export function searchRoutes() {
         priceMin,
         priceMax,
         sort: q.sort ?? 'relevance',
-        page: q.page ?? 1,
-        size: q.size ?? SEARCH_DEFAULT_SIZE,
+        page,
+        size,
       },
       { now: now() },
     );

@@ -18,6 +18,7 @@ import { TEST_CARD_PROVIDER, TestPaymentProvider } from '../payments/test-provid
 import type { ProviderPayment } from '../payments/types.ts';
 import { handlePaymentEvent } from '../checkout/engine.ts';
 import { baseHostname } from '../config.ts';
+import { loggerFor } from '../log.ts';
 
 const confirmBody = z.object({
   card_number: z.string().min(1).max(40),
@@ -58,7 +59,7 @@ async function announce(c: Context<AppEnv>, id: string): Promise<void> {
   try {
     await handlePaymentEvent(c.var.deps, { provider: TEST_CARD_PROVIDER, eventId: `evt_${id}_succeeded`, type: 'payment.succeeded', paymentId: id });
   } catch (error) {
-    if (c.var.deps.config.LOG_LEVEL !== 'silent') console.error('test payment event failed', error);
+    loggerFor(c.var.deps.config).error('test payment event failed', { requestId: c.var.requestId, error });
   }
 }
 

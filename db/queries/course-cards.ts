@@ -122,24 +122,27 @@ export function toCourseCard(
   };
 }
 
-/** The rows of the given courses (any order). */
+/**
+ * The rows of the given courses (any order). One statement with only the columns a card reads; offer prices
+ * come from one grouped pass over the courses' offers. (Search answers cards on every request, so this is
+ * kept lean: the query builder and correlated subqueries cost more than the rows themselves.)
+ */
 export async function selectCardRows(db: Db, courseIds: readonly string[]): Promise<CourseCardRow[]> {
   if (courseIds.length === 0) return [];
-  const rows = await db
-    .selectFrom('courses as c')
-    .innerJoin('educators as e', 'e.id', 'c.educator_id')
-    .leftJoin('review_aggregates as a', (j) => j.onRef('a.subject_id', '=', 'c.id').on('a.subject_type', '=', 'course'))
-    .select([
-      'c.id', 'c.slug', 'c.name', 'c.educator_id', 'e.name as educator_name', 'e.slug as educator_slug', 'c.img_urls',
-      'c.autoimg', 'c.type', 'c.delivery_modes', 'c.keyword', 'c.level', 'c.pricing_type', 'c.minimum_price',
-      'c.maximum_price', 'c.currency', 'c.address', 'c.student_travel_settings', 'e.feature_flags',
-      'a.count as review_count', 'a.rating as review_rating',
-      (eb) => eb.selectFrom('offers as o').whereRef('o.course_id', '=', 'c.id').select((o) => o.fn.min(o.fn.coalesce('o.price', sql.lit(0))).as('m')).as('offers_min_price'),
-      (eb) => eb.selectFrom('offers as o').whereRef('o.course_id', '=', 'c.id').select((o) => o.fn.max(o.fn.coalesce('o.price', sql.lit(0))).as('m')).as('offers_max_price'),
-    ])
-    .where('c.id', 'in', courseIds)
-    .execute();
-  return rows as CourseCardRow[];
+  const ids = sql.join(courseIds.map((id) => sql`${id}`));
+  const { rows } = await sql<CourseCardRow>`select c.id, c.slug, c.name, c.educator_id, e.name as educator_name, e.slug as educator_slug,
+      c.img_urls, c.autoimg, c.type, c.delivery_modes, c.keyword, c.level, c.pricing_type, c.minimum_price, c.maximum_price,
+      c.currency, c.address, c.student_travel_settings, e.feature_flags, a.count as review_count, a.rating as review_rating,
+      o.offers_min_price, o.offers_max_price
+    from courses c
+    join educators e on e.id = c.educator_id
+    left join review_aggregates a on a.subject_type = 'course' and a.subject_id = c.id
+    left join (
+      select course_id, min(coalesce(price, 0)) as offers_min_price, max(coalesce(price, 0)) as offers_max_price
+      from offers where course_id in (${ids}) group by course_id
+    ) o on o.course_id = c.id
+    where c.id in (${ids})`.execute(db);
+  return rows;
 }
 
 /** Cards for the given course ids, in the order given; ids that do not exist are skipped. */

@@ -60,7 +60,7 @@ function saleEnds(offers: ReadonlyArray<{ _id?: string; id?: string; end_at: num
   return offers.map((o) => ({ _id: (o._id ?? o.id) as string, end_at: o.end_at === null ? null : Number(o.end_at) }));
 }
 
-function domainOccurrence(row: OccurrenceRow, offers: DomainOffer[]): DomainOccurrence {
+function domainOccurrence(row: Pick<OccurrenceRow, 'id' | 'visibility' | 'parent_ref' | 'individually_bookable'>, offers: DomainOffer[]): DomainOccurrence {
   return {
     _id: row.id,
     visibility: row.visibility,
@@ -133,9 +133,10 @@ export async function listCourseOccurrences(db: Db, courseId: string, now: numbe
 export async function nextOccurrenceStarts(db: Db, courseIds: readonly string[], now: number): Promise<Map<string, number>> {
   const result = new Map<string, number>();
   if (courseIds.length === 0) return result;
+  // Only what the listing rule reads: search answers these with every page of cards.
   const occurrences = await db
     .selectFrom('occurrences')
-    .selectAll()
+    .select(['id', 'course_id', 'start_datetime', 'visibility', 'parent_ref', 'individually_bookable', 'spaces', 'available_spaces'])
     .where('course_id', 'in', courseIds)
     .where('start_datetime', '>=', now)
     .where('visibility', '=', 'public')

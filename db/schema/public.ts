@@ -50,18 +50,25 @@ export interface CaptchaSolutionsTable {
 }
 
 /**
- * The course search index, one row per course, kept in step with courses, educators and categories
- * by triggers (migration 0002). SQLite: an FTS5 virtual table; PostgreSQL: a table with a generated
- * weighted tsvector column `document` (GIN index), not typed here.
+ * The course search read model (migration 0040), one row per course, kept in step by triggers: what search
+ * filters and sorts on. SQLite adds `key` (its order key) and FTS5 level tables; PostgreSQL the per-level
+ * tsvectors doc_l4…doc_l1. Those engine-specific columns are not typed here.
  */
 export interface CourseSearchTable {
   course_id: string;
-  name: string;
-  educator_name: string;
-  category: string;
-  description: string;
-  keyword: string;
-  city: string;
+  published: boolean;
+  educator_id: string;
+  category_id: string | null;
+  /** Bits of SEARCH_DELIVERY_BITS (db/queries/search.ts). */
+  delivery_mask: number;
+  /** The card's price range in pence; null when unknown (price on enquiry). */
+  from_price: number | null;
+  to_price: number | null;
+  /** Rating × review count. */
+  popularity: number;
+  created_at: number;
+  /** lower(trim(name)). */
+  name_key: string;
 }
 
 export interface PublicTables {

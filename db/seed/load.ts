@@ -12,6 +12,7 @@
 import { CompiledQuery, type Kysely, PostgresAdapter, sql } from 'kysely';
 import type { Database } from '../schema.ts';
 import { rebuildReviewAggregates } from '../queries/review-aggregates.ts';
+import { clearSearchIndex, optimizeSearchIndex } from '../queries/search.ts';
 import { CATALOGUE_TABLES, type CatalogueRows, type CatalogueTable, appendRows, countRows, emptyRows } from './builder.ts';
 import { DEFAULT_EDUCATORS, DEFAULT_SEED, generateEducatorBatches, sharedRows, todayAnchor } from './generate.ts';
 
@@ -137,12 +138,9 @@ export async function resetCatalogue(db: AnyDb): Promise<void> {
   }
   try {
     await db.transaction().execute(async (trx) => {
-      // The SQLite search index (an FTS5 table, maintained by triggers on courses) cannot index
-      // course_id, so its per-course delete trigger would scan it once per deleted course.
-      // Emptying it first keeps the reset linear; loading the catalogue refills it.
-      if (!isPostgres(db) && (await sqliteTableExists(trx, 'course_search'))) {
-        await sql`delete from course_search`.execute(trx);
-      }
+      // Emptying the search index in one go spares a delete per course in its FTS5 tables (SQLite);
+      // loading the catalogue refills it.
+      await clearSearchIndex(trx);
       for (const table of RESET_ORDER) {
         // Children of the occurrence series first, then the rest.
         if (table === 'occurrences') await trx.deleteFrom('occurrences').where('parent_ref', 'is not', null).execute();
@@ -154,11 +152,6 @@ export async function resetCatalogue(db: AnyDb): Promise<void> {
       await sql`drop index if exists ${sql.id(indexName(table, column))}`.execute(db);
     }
   }
-}
-
-async function sqliteTableExists(db: AnyDb, name: string): Promise<boolean> {
-  const { rows } = await sql<{ name: string }>`select name from sqlite_master where name = ${name}`.execute(db);
-  return rows.length > 0;
 }
 
 /** Generates the catalogue and writes it, then the review aggregates and catalogue_meta. */
@@ -199,6 +192,8 @@ export async function loadCatalogue(db: AnyDb, options: LoadOptions = {}): Promi
   await flush();
 
   await rebuildReviewAggregates(db);
+  // One FTS5 segment per table after a bulk load (SQLite), fresh planner statistics (PostgreSQL).
+  await optimizeSearchIndex(db);
   const aggregates = await db.selectFrom('review_aggregates').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
   counts.review_aggregates = Number(aggregates.n);
 

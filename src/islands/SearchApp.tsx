@@ -12,7 +12,7 @@ export interface SearchAppProps {
   categories: { slug: string; name: string }[];
   links: LinkContext;
   /** Pre-rendered first page (category pages). */
-  initial?: { results: CourseCard[]; total: number } | null;
+  initial?: { results: CourseCard[]; total: number; total_capped?: boolean } | null;
   /** A category page: the category is fixed and not shown as a filter. */
   fixedCategory?: string | null;
   pageSize?: number;
@@ -58,6 +58,8 @@ export default function SearchApp({ categories, links, initial, fixedCategory, p
   const [filters, setFilters] = useState<Filters>({ q: '', category: fixedCategory ?? '', delivery: '', price: '' });
   const [results, setResults] = useState<CourseCard[]>(initial?.results ?? []);
   const [total, setTotal] = useState(initial?.total ?? 0);
+  // The API counts up to a cap past the page; `capped` means more courses match than `total`.
+  const [capped, setCapped] = useState(Boolean(initial?.total_capped));
   const [page, setPage] = useState(1);
   const [loading, setLoading] = useState(false);
   const [searched, setSearched] = useState(!!initial);
@@ -84,6 +86,7 @@ export default function SearchApp({ categories, links, initial, fixedCategory, p
       }, controller.signal);
       setResults((current) => (pageNumber === 1 ? body.results : [...current, ...body.results.filter((r) => !current.some((c) => c._id === r._id))]));
       setTotal(body.total);
+      setCapped(Boolean(body.total_capped));
       setPage(pageNumber);
       setSearched(true);
     } catch (err) {
@@ -148,7 +151,7 @@ export default function SearchApp({ categories, links, initial, fixedCategory, p
         <div className="search__submit"><button type="submit" className="btn">Search</button></div>
       </form>
       <p className="muted" role="status" aria-live="polite">
-        {loading ? 'Searching…' : searched ? `${total} ${total === 1 ? 'course' : 'courses'}` : ''}
+        {loading ? 'Searching…' : searched ? `${total}${capped ? '+' : ''} ${total === 1 && !capped ? 'course' : 'courses'}` : ''}
       </p>
       {error && <p className="alert alert--danger" role="alert">{error}</p>}
       {searched && !loading && results.length === 0 && !error && <p className="panel">No courses match your search. Try fewer words or other filters.</p>}
@@ -159,7 +162,7 @@ export default function SearchApp({ categories, links, initial, fixedCategory, p
           <li key={card._id}><CourseCardView card={card} links={links} loading={i < 8 ? 'eager' : 'lazy'} /></li>
         ))}
       </ul>
-      {results.length < total && (
+      {(results.length < total || capped) && (
         <p style={{ textAlign: 'center', marginTop: '1.5rem' }}>
           <button type="button" className="btn btn--secondary" disabled={loading} onClick={() => void run(filters, page + 1)}>Load more</button>
         </p>

@@ -108,7 +108,7 @@ export async function searchCourses(params: SearchParams, signal?: AbortSignal):
     `/courses/search${qs({ sort: 'relevance', size: 11, page: 1, ...params } as Record<string, string | number | null | undefined>)}`,
     { signal },
   );
-  return { results: body.results ?? [], total: body.total ?? 0, page: body.page ?? 1, size: body.size ?? 11 };
+  return { results: body.results ?? [], total: body.total ?? 0, total_capped: body.total_capped === true, page: body.page ?? 1, size: body.size ?? 11 };
 }
 
 /** Spec 3 "Enquiry payload". */

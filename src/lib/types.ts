@@ -16,7 +16,9 @@ export interface CourseCard extends ApiCourseCard {
 
 export interface CourseSearchResponse {
   results: CourseCard[];
+  /** Counted up to a cap past the page: a lower bound when total_capped is true. */
   total: number;
+  total_capped?: boolean;
   page: number;
   size: number;
 }

@@ -3,7 +3,7 @@
  * learners. Prints completed checkouts per second, p50/p99 latency of submit-response, and the number of
  * oversold spaces (which must be 0). Figures only, no assertions on time.
  *
- * By default it starts the real server (`tsx api/server.ts`, API only) as a separate process on a fresh
+ * By default it starts the real server (API only; the compiled one when built, see server-process.ts) as a separate process on a fresh
  * SQLite file, so the load generator and the server do not share an event loop. BENCH_DATABASE_URL=postgres://…/postgres
  * runs it on a fresh PostgreSQL database instead (created and dropped). Each checkout is:
  *   initialise (with the occurrence) → pricing options picked → contact details filled (the hold)
@@ -11,9 +11,7 @@
  * Each occurrence has fewer spaces than the checkouts aimed at it, so the last ones meet "sold out".
  * Env: BENCH_LEVELS=50,200  BENCH_CHECKOUTS_PER_LEARNER=3  BENCH_FILL=0.9 (spaces per attempted checkout).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -23,50 +21,11 @@ import { migrateToLatest } from '../../db/migrate.ts';
 import { seedCheckoutCatalogue, IDS, OFFERS, contactPayload, CARDS } from '../api/checkout-fixtures.ts';
 import { signUpAndLogin } from '../helpers/auth.ts';
 import type { TestServer } from '../helpers/server.ts';
+import { freePort, percentile, startServerProcess, stopServerProcess } from './server-process.ts';
 
 const LEVELS = (process.env.BENCH_LEVELS ?? '50,200').split(',').map(Number).filter((n) => n > 0);
 const PER_LEARNER = Number(process.env.BENCH_CHECKOUTS_PER_LEARNER ?? 3);
 const FILL = Number(process.env.BENCH_FILL ?? 0.9);
-
-async function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const srv = createServer();
-    srv.once('error', fail);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => ok(port));
-    });
-  });
-}
-
-async function startServerProcess(databaseUrl: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : []), '--import', 'tsx', 'api/server.ts'], {
-    env: {
-      ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), BIND_HOST: '127.0.0.1', PUBLIC_HOST: `127.0.0.1:${port}`,
-      DIST_DIR: join(tmpdir(), 'no-dist-for-bench'), LOG_LEVEL: 'error', RATE_LIMIT_LOGIN_PER_IP: '1000000', RATE_LIMIT_LOGIN_PER_EMAIL: '1000000',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/api/health`);
-      if (res.ok) return child;
-    } catch {
-      /* not up yet */
-    }
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  child.kill();
-  throw new Error('server did not start');
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
 
 interface Learner { cookie: string; email: string }
 
@@ -96,7 +55,10 @@ async function run(): Promise<void> {
   const now = Math.floor(Date.now() / 1000);
   await seedCheckoutCatalogue(db, now);
   const port = await freePort();
-  const child = await startServerProcess(databaseUrl, port);
+  const child = await startServerProcess({
+    databaseUrl, port, profileDir: process.env.BENCH_PROFILE,
+    env: { RATE_LIMIT_LOGIN_PER_IP: '1000000', RATE_LIMIT_LOGIN_PER_EMAIL: '1000000' },
+  });
   const base = `http://127.0.0.1:${port}`;
   const server = { url: base, db } as unknown as TestServer;
   try {
@@ -171,8 +133,7 @@ async function run(): Promise<void> {
       );
     }
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
+    await stopServerProcess(child);
     await db.destroy();
     if (dropDatabase) await dropDatabase();
     rmSync(tmp, { recursive: true, force: true });

@@ -5,7 +5,6 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
@@ -16,6 +15,7 @@ import { migrateToLatest } from '../../db/migrate.ts';
 import { loadCatalogue } from '../../db/seed/load.ts';
 import { loadConfig } from '../../api/config.ts';
 import { startServer } from '../../api/server.ts';
+import { freePort } from '../helpers/ports.ts';
 
 const run = promisify(execFile);
 
@@ -26,18 +26,6 @@ declare module 'vitest' {
     databaseUrl: string;
     catalogueNow: number;
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const srv = createServer();
-    srv.once('error', fail);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => ok(port));
-    });
-  });
 }
 
 export default async function setup(project: TestProject) {

@@ -1,0 +1,228 @@
+/**
+ * The ranking rules of course search as db/queries/search.ts states them, on a catalogue made for them:
+ * relevance levels (exact name, every word in the name, in the name/educator/keyword, also in the
+ * category/city, anywhere), popularity, newest and id within a level, the capped total, the deepest page,
+ * filters combined with words, and the read model following offers and reviews. Same answers on both engines.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { SEARCH_COUNT_STEP, SEARCH_MAX_RESULTS } from '../../db/queries/search.ts';
+import { DAY, NOW, TEST_ENV, courseRow, educatorRow, expectProblem } from './public-fixtures.ts';
+import type { NewCourse } from '../../db/schema.ts';
+
+let server: TestServer;
+
+interface Result {
+  results: Array<{ _id: string; educator_ref: string; delivery: string[]; pricing_option: { minimumPrice: number | null; maximumPrice: number | null } }>;
+  total: number;
+  total_capped?: boolean;
+  page: number;
+  size: number;
+}
+
+async function search(qs: string): Promise<Result> {
+  const res = await fetch(`${server.url}/api/courses/search?${qs}`);
+  if (res.status !== 200) throw new Error(`${res.status} ${await res.text()}`);
+  return (await res.json()) as Result;
+}
+const ids = (r: Result) => r.results.map((c) => c._id);
+
+/** Popularity is rating × count; a course without an aggregate has 0. */
+const aggregate = (courseId: string, rating: number, count: number) => ({
+  subject_type: 'course' as const, subject_id: courseId, count, rating,
+  material: null, facilitator: null, organiser: null, resources: null, delivery: null, communication: null,
+});
+
+/** 250 "Quartz" courses in four popularity values and one hour, ids not in insertion order. */
+const QUARTZ = Array.from({ length: 250 }, (_, i) => {
+  const n = (i * 7919) % 250;
+  return {
+    id: `crs_q${String(n).padStart(3, '0')}`,
+    educator_id: i < 100 ? 'edu_q1' : 'edu_q2',
+    count: i % 4,
+    // Same second for runs of five courses, all within one hour; later rows newer, so SQLite's key order
+    // (rows of one popularity and hour in the order they were written) is the reverse of the rank.
+    created_at: NOW - 10 * DAY + Math.floor(i / 5),
+  };
+});
+
+function expectedQuartzOrder(filter: (q: (typeof QUARTZ)[number]) => boolean = () => true): string[] {
+  return QUARTZ.filter(filter)
+    .map((q) => ({ ...q, popularity: 4.5 * q.count }))
+    .sort((a, b) => b.popularity - a.popularity || b.created_at - a.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .map((q) => q.id);
+}
+
+beforeAll(async () => {
+  server = await startTestServer(TEST_ENV);
+  server.setNow(NOW);
+  const { db } = server;
+  await db.insertInto('categories').values([
+    { id: 'cat_zephyr', slug: 'zephyr-arts', name: 'Zephyr Arts' },
+    { id: 'cat_other', slug: 'other', name: 'Other Things' },
+  ]).execute();
+  await db.insertInto('educators').values([
+    educatorRow({ id: 'edu_plain', slug: 'plain-school', name: 'Plain School' }),
+    educatorRow({ id: 'edu_zephyr', slug: 'zephyr-studio', name: 'Zephyr Studio' }),
+    educatorRow({ id: 'edu_q1', slug: 'quartz-one', name: 'Quartz One' }),
+    educatorRow({ id: 'edu_q2', slug: 'quartz-two', name: 'Quartz Two' }),
+  ]).execute();
+  const plain = (id: string, name: string, extra: Partial<NewCourse> = {}) =>
+    courseRow({ id, educator_id: 'edu_plain', slug: id.replace(/_/g, '-'), name, category_id: 'cat_other', ...extra });
+  await db.insertInto('courses').values([
+    // One word, one field each; the lower the level, the more popular.
+    plain('crs_exact', 'Zephyr', { created_at: NOW - 300 * DAY }),
+    plain('crs_name', 'Zephyr Dance Basics', { created_at: NOW - 20 * DAY }),
+    plain('crs_name_popular', 'Advanced Zephyr Moves', { created_at: NOW - 200 * DAY }),
+    courseRow({ id: 'crs_educator', educator_id: 'edu_zephyr', slug: 'jazz-hands', name: 'Jazz Hands', category_id: 'cat_other' }),
+    plain('crs_keyword', 'Tap Steps', { keyword: 'zephyr', delivery_modes: ['online'] }),
+    plain('crs_category', 'Paper Kites', { category_id: 'cat_zephyr', delivery_modes: ['online'] }),
+    plain('crs_city', 'River Walks', { address: { line1: '1 Quay', city: 'Zephyrton' } }),
+    plain('crs_description', 'Kite Flying', { description: '<p>Fly on a zephyr.</p>', delivery_modes: ['online'] }),
+    plain('crs_unrelated', 'Knitting', { description: '<p>Wool.</p>' }),
+    // Two words: the weakest place of either word decides.
+    plain('crs_two_name', 'Zephyr Bristol Tour'),
+    plain('crs_two_city', 'Zephyr Walk', { address: { line1: '2 Quay', city: 'Bristol' } }),
+    plain('crs_two_description', 'Zephyr Story', { description: '<p>Told in Bristol.</p>' }),
+    plain('crs_two_text', 'Sky Notes', { description: '<p>A zephyr over Bristol.</p>' }),
+    // Ties within a level: popularity, then newest, then id.
+    plain('crs_tie_b', 'Nimbus Class', { created_at: NOW - 5 * DAY }),
+    plain('crs_tie_a', 'Nimbus Class', { created_at: NOW - 5 * DAY }),
+    plain('crs_tie_c', 'Nimbus Class', { created_at: NOW - 5 * DAY }),
+    plain('crs_tie_newer', 'Nimbus Class', { created_at: NOW - 4 * DAY }),
+    plain('crs_tie_popular', 'Nimbus Class', { created_at: NOW - 90 * DAY }),
+    // A price-offers course whose price comes from its offers.
+    plain('crs_offers', 'Cirrus Workshop', { pricing_type: 'price-offers' }),
+  ]).execute();
+  for (let i = 0; i < QUARTZ.length; i += 50) {
+    await db.insertInto('courses').values(QUARTZ.slice(i, i + 50).map((q) => courseRow({
+      id: q.id, educator_id: q.educator_id, slug: q.id, name: `Quartz ${q.id.slice(5)}`, created_at: q.created_at,
+    }))).execute();
+  }
+  await db.insertInto('offers').values([
+    { id: 'off_cirrus', course_id: 'crs_offers', occurrence_id: null, position: 0, name: 'Standard', description: null, price: 3000, spaces: 1, start_at: null, end_at: null },
+  ]).execute();
+  await db.insertInto('review_aggregates').values([
+    aggregate('crs_name_popular', 5, 2),
+    aggregate('crs_educator', 5, 20),
+    aggregate('crs_keyword', 4.5, 20),
+    aggregate('crs_category', 4, 20),
+    aggregate('crs_city', 3.5, 20),
+    aggregate('crs_description', 5, 40),
+    aggregate('crs_two_city', 4, 1),
+    aggregate('crs_two_description', 4, 10),
+    aggregate('crs_two_text', 5, 10),
+    aggregate('crs_tie_popular', 1, 1),
+    ...QUARTZ.filter((q) => q.count > 0).map((q) => aggregate(q.id, 4.5, q.count)),
+  ]).execute();
+});
+afterAll(async () => server.close());
+
+describe('relevance levels', () => {
+  it('ranks by the best place a word is found before popularity: exact name, name, educator or keyword, category or city, description', async () => {
+    const r = await search('query=zephyr&size=50');
+    expect(ids(r).filter((id) => !id.startsWith('crs_two'))).toEqual([
+      'crs_exact',
+      'crs_name_popular', 'crs_name',
+      'crs_educator', 'crs_keyword',
+      'crs_category', 'crs_city',
+      'crs_description',
+    ]);
+    expect(ids(r)).not.toContain('crs_unrelated');
+  });
+
+  it('with several words, the weakest place of any word decides the level', async () => {
+    const r = await search('query=zephyr%20bristol');
+    // Name; name + city; then description-level courses by popularity.
+    expect(ids(r)).toEqual(['crs_two_name', 'crs_two_city', 'crs_two_text', 'crs_two_description']);
+  });
+
+  it('within a level: popularity, then newest, then id', async () => {
+    expect(ids(await search('query=nimbus'))).toEqual(['crs_tie_popular', 'crs_tie_newer', 'crs_tie_a', 'crs_tie_b', 'crs_tie_c']);
+  });
+
+  it('puts the exactly named course first even when it is the least popular', async () => {
+    expect(ids(await search('query=%20ZEPHYR%20'))[0]).toBe('crs_exact');
+  });
+
+  it('never matches the index\'s own filter tokens with typed words', async () => {
+    for (const word of ['d1', 'd16', 'e', 'c6361745f7a6570687972']) {
+      expect(ids(await search(`query=${word}`)), word).toEqual([]);
+    }
+  });
+});
+
+describe('pages and the total', () => {
+  it('gives the exact order across pages, ties included, with or without a word', async () => {
+    const expected = expectedQuartzOrder();
+    const withWord: string[] = [];
+    const without: string[] = [];
+    for (let page = 1; page <= 11; page++) {
+      withWord.push(...ids(await search(`query=quartz&size=24&page=${page}`)));
+      without.push(...ids(await search(`educator_ref=edu_q1,edu_q2&size=24&page=${page}`)));
+    }
+    expect(withWord).toEqual(expected);
+    expect(without).toEqual(expected);
+    // Filters on top of a word keep the same order (educator and delivery are index tokens on SQLite).
+    const q1: string[] = [];
+    for (let page = 1; page <= 5; page++) q1.push(...ids(await search(`query=quartz&educator_ref=edu_q1&delivery=in-person&size=24&page=${page}`)));
+    expect(q1).toEqual(expectedQuartzOrder((q) => q.educator_id === 'edu_q1'));
+  });
+
+  it(`counts exactly up to the next multiple of ${SEARCH_COUNT_STEP} past the page, and says when more match`, async () => {
+    expect(SEARCH_COUNT_STEP).toBe(100);
+    expect(await search('query=quartz&size=24')).toMatchObject({ total: 100, total_capped: true });
+    expect(await search('query=quartz&size=24&page=5')).toMatchObject({ total: 200, total_capped: true });
+    const last = await search('query=quartz&size=24&page=10');
+    expect(last.total).toBe(250);
+    expect(last).not.toHaveProperty('total_capped');
+    // Exactly 100 matches: exact.
+    const hundred = await search('educator_ref=edu_q1&size=24');
+    expect(hundred.total).toBe(100);
+    expect(hundred).not.toHaveProperty('total_capped');
+    expect(await search('educator_ref=edu_q1,edu_q2&size=11')).toMatchObject({ total: 100, total_capped: true });
+    expect(await search('educator_ref=edu_q1,edu_q2&sort=newest&size=50&page=2')).toMatchObject({ total: 200, total_capped: true });
+  });
+
+  it(`serves pages up to result ${SEARCH_MAX_RESULTS} and refuses deeper ones`, async () => {
+    expect((await search(`size=50&page=${SEARCH_MAX_RESULTS / 50}`)).results).toEqual([]);
+    expect((await search(`size=1&page=${SEARCH_MAX_RESULTS}&query=quartz`)).results).toEqual([]);
+    for (const qs of [`size=50&page=${SEARCH_MAX_RESULTS / 50 + 1}`, `size=24&page=417&query=quartz`]) {
+      const body = await expectProblem(await fetch(`${server.url}/api/courses/search?${qs}`), { status: 400, type: 'generic/validation-error', title: 'Validation Error' });
+      expect((body.properties as Array<{ key: string }>).map((p) => p.key)).toEqual(['page']);
+    }
+  });
+});
+
+describe('filters with words', () => {
+  it('give the unfiltered ranking restricted to the matching courses', async () => {
+    const all = (await search('query=zephyr&size=50')).results;
+    const filtered = async (qs: string) => ids(await search(`query=zephyr&size=50&${qs}`));
+    expect(await filtered('delivery=online')).toEqual(all.filter((c) => c.delivery.includes('online')).map((c) => c._id));
+    expect(await filtered('educator_ref=edu_zephyr')).toEqual(['crs_educator']);
+    expect(await filtered('category_slug=zephyr-arts')).toEqual(['crs_category']);
+    expect(await filtered('category_slug=other&delivery=online')).toEqual(['crs_keyword', 'crs_description']);
+    expect(await filtered('category_slug=nowhere')).toEqual([]);
+  });
+});
+
+describe('the read model follows the catalogue', () => {
+  it('sees offer prices and review aggregates change', async () => {
+    const { db } = server;
+    expect(ids(await search('query=cirrus&max_price=3000'))).toEqual(['crs_offers']);
+    await db.updateTable('offers').set({ price: 3500 }).where('id', '=', 'off_cirrus').execute();
+    expect(ids(await search('query=cirrus&max_price=3000'))).toEqual([]);
+    expect(ids(await search('query=cirrus&min_price=3500&sort=price_asc'))).toEqual(['crs_offers']);
+    await db.deleteFrom('offers').where('id', '=', 'off_cirrus').execute();
+    expect(ids(await search('query=cirrus&min_price=0'))).toEqual([]);
+
+    // Reviews move a course within its level.
+    expect(ids(await search('query=nimbus'))[0]).toBe('crs_tie_popular');
+    await db.insertInto('review_aggregates').values(aggregate('crs_tie_c', 5, 3)).execute();
+    expect(ids(await search('query=nimbus')).slice(0, 2)).toEqual(['crs_tie_c', 'crs_tie_popular']);
+    await db.updateTable('review_aggregates').set({ count: 0 }).where('subject_id', '=', 'crs_tie_c').execute();
+    expect(ids(await search('query=nimbus'))).toEqual(['crs_tie_popular', 'crs_tie_newer', 'crs_tie_a', 'crs_tie_b', 'crs_tie_c']);
+    await db.deleteFrom('review_aggregates').where('subject_id', '=', 'crs_tie_popular').execute();
+    expect(ids(await search('query=nimbus'))[0]).toBe('crs_tie_newer');
+  });
+});

@@ -1,0 +1,94 @@
+/**
+ * Shared by the benchmarks: the real server as its own process (so the load generator and the server do not
+ * share an event loop), a free loopback port, and percentiles.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export { freePort } from '../helpers/ports.ts';
+
+export interface ServerProcessOptions {
+  databaseUrl: string;
+  port: number;
+  /** Extra environment (e.g. rate limits lifted for the load). */
+  env?: Record<string, string>;
+  /** Directory for `--cpu-prof` profiles of the server, if any. */
+  profileDir?: string;
+}
+
+/**
+ * The compiled server (`npm run build:server` → dist-server/server.mjs) when it exists, as production runs
+ * it with plain node; otherwise (or with BENCH_SERVER_SOURCE=1) the TypeScript source through tsx.
+ */
+export function serverCommand(): { args: string[]; label: string } {
+  const compiled = 'dist-server/server.mjs';
+  if (existsSync(compiled) && !process.env.BENCH_SERVER_SOURCE) return { args: [compiled], label: `node ${compiled}` };
+  return { args: ['--import', 'tsx', 'api/server.ts'], label: 'tsx api/server.ts' };
+}
+
+/** Starts the API (no built site) on the port and waits for /api/health. */
+export async function startServerProcess(options: ServerProcessOptions): Promise<ChildProcess> {
+  const { args } = serverCommand();
+  const profile = options.profileDir ? ['--cpu-prof', '--cpu-prof-dir', options.profileDir] : [];
+  const child = spawn(process.execPath, [...profile, ...args], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      DATABASE_URL: options.databaseUrl,
+      PORT: String(options.port),
+      BIND_HOST: '127.0.0.1',
+      PUBLIC_HOST: `127.0.0.1:${options.port}`,
+      DIST_DIR: join(tmpdir(), 'no-dist-for-bench'),
+      LOG_LEVEL: 'error',
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${options.port}/api/health`);
+      if (res.ok) return child;
+    } catch {
+      /* not up yet */
+    }
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill();
+  throw new Error('server did not start');
+}
+
+/** SIGTERM, then wait for the exit (the server drains and closes its database). */
+export async function stopServerProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/**
+ * CPU seconds a process has used (user + system, from /proc on Linux; null elsewhere). Under a shared,
+ * busy machine the CPU a request costs is steadier than its wall-clock latency.
+ */
+export function processCpuSeconds(pid: number | undefined): number | null {
+  if (!pid) return null;
+  try {
+    // Fields after the command name: state is field 3; utime and stime are fields 14 and 15.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+/** USER_HZ: 100 on every Linux this runs on (getconf CLK_TCK). */
+const CLOCK_TICKS = 100;
+
+/** The p-th percentile (nearest rank) of ascending values. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
