@@ -18,8 +18,7 @@ import { Workers } from './background.ts';
 import { openDb, dialectOf } from '../db/client.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { describePayments } from './payments/registry.ts';
-import { holdSweeperJob } from './checkout/hold-sweeper.ts';
-import { paymentReconcilerJob } from './checkout/reconciler.ts';
+import { backgroundJobs } from './jobs.ts';
 
 export async function startServer(config: Config = loadConfig(), options: { log?: Logger } = {}) {
   const log = options.log ?? loggerFor(config);
@@ -39,9 +38,7 @@ export async function startServer(config: Config = loadConfig(), options: { log?
   log.info('payments', describePayments(config));
   // Background jobs (outbox, publisher, reconciler…) are started on this and stopped on shutdown.
   const workers = new Workers(log);
-  // Lapsed holds released, unsettled provider payments reconciled (DESIGN 11).
-  workers.start(holdSweeperJob(deps));
-  workers.start(paymentReconcilerJob(deps));
+  for (const job of backgroundJobs(deps)) workers.start(job);
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.BIND_HOST, overrideGlobalObjects: false }) as Server;
   await new Promise<void>((ok) => server.once('listening', () => ok()));
   const address = server.address();

@@ -1,0 +1,16 @@
+/**
+ * Every background job the server runs, in one list, so the server, a stand-alone worker process and the
+ * multi-process tests start the same set. A new kind of background work is one new entry here.
+ */
+import type { Deps } from './app.ts';
+import type { BackgroundJob } from './background.ts';
+import { holdSweeperJob } from './checkout/hold-sweeper.ts';
+import { paymentReconcilerJob } from './checkout/reconciler.ts';
+
+export function backgroundJobs(deps: Deps): BackgroundJob[] {
+  return [
+    // Lapsed holds released, unsettled provider payments reconciled (DESIGN 11).
+    holdSweeperJob(deps),
+    paymentReconcilerJob(deps),
+  ];
+}

@@ -1,0 +1,60 @@
+/**
+ * Writing files of the served site. A reader must never see half a page, so a file is written beside its
+ * final name and renamed over it (rename is atomic within one file system). HTML, CSS, JS, JSON, XML, SVG and
+ * text are also stored precompressed (brotli and gzip) so the static server and any plain static host can
+ * send them without compressing per request; the compressed siblings are swapped in before the original, so
+ * a reader who sees the new page never gets an older compressed copy of it for long.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, extname } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+
+const COMPRESSIBLE = new Set(['.html', '.css', '.js', '.mjs', '.json', '.xml', '.svg', '.txt', '.ics', '.webmanifest']);
+/** Below this, compression saves too little to be worth a second and third file. */
+export const MIN_COMPRESS_BYTES = 256;
+
+export function isCompressible(path: string, size: number): boolean {
+  return size >= MIN_COMPRESS_BYTES && COMPRESSIBLE.has(extname(path).toLowerCase());
+}
+
+/** Brotli at quality 11 for text that is written once and read many times; gzip at level 9 for older clients. */
+export function compressedSiblings(data: Buffer): { br: Buffer; gz: Buffer } {
+  return {
+    br: brotliCompressSync(data, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: data.length },
+    }),
+    gz: gzipSync(data, { level: 9 }),
+  };
+}
+
+async function writeAtomic(path: string, data: Buffer | string): Promise<void> {
+  const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await writeFile(temp, data);
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}
+
+/** Writes a site file and, where worth it, its .br and .gz siblings, each swapped in atomically. */
+export async function writeSiteFile(path: string, data: Buffer | string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const buffer = typeof data === 'string' ? Buffer.from(data) : data;
+  if (isCompressible(path, buffer.length)) {
+    const { br, gz } = compressedSiblings(buffer);
+    await writeAtomic(`${path}.br`, br);
+    await writeAtomic(`${path}.gz`, gz);
+  } else {
+    await rm(`${path}.br`, { force: true });
+    await rm(`${path}.gz`, { force: true });
+  }
+  await writeAtomic(path, buffer);
+}
+
+/** Removes a site file and its compressed siblings (an unpublished page). */
+export async function removeSiteFile(path: string): Promise<void> {
+  await Promise.all([rm(path, { force: true }), rm(`${path}.br`, { force: true }), rm(`${path}.gz`, { force: true })]);
+}
