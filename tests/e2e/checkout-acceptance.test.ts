@@ -9,7 +9,7 @@
 import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, FrameLocator, Page } from 'playwright-core';
-import { baseUrl, catalogueNow, closeBrowser, newPage, productDb, url } from './harness.ts';
+import { baseUrl, catalogueNow, closeBrowser, productDb, url } from './harness.ts';
 import type { Db } from '../../db/client.ts';
 import { learnerPage, makeLearner } from './helpers/learners.ts';
 import { startFramingSite, type FramingSite } from './helpers/partner.ts';

@@ -5,8 +5,8 @@
  * arrow keys, a reload resuming the checkout, and the spinner's error title for an unknown course.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
-import { baseUrl, closeBrowser, newPage, productDb, url } from './harness.ts';
+import type { Page } from 'playwright-core';
+import { baseUrl, closeBrowser, productDb, url } from './harness.ts';
 import type { Db } from '../../db/client.ts';
 import { learnerPage, makeLearner } from './helpers/learners.ts';
 
