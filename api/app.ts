@@ -16,7 +16,7 @@ import { problems } from '../src/domain/problems.ts';
 import { loggerFor } from './log.ts';
 import { requestLog } from './http/request-log.ts';
 import { healthRoutes } from './routes/health.ts';
-// Checkout (issue 5).
+// Checkout.
 import { paymentOptionsRoutes } from './routes/payment-options.ts';
 import { checkoutRoutes } from './routes/checkout.ts';
 import { formsRoutes } from './routes/forms.ts';
@@ -35,7 +35,7 @@ import { searchRoutes } from './routes/search.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
 import { captchaRoutes } from './routes/captcha.ts';
 import type { SessionUser } from './auth/types.ts';
-// Accounts (issue 4): session middleware, CSRF check, auth / identity / saved courses / reviews / claims / account routes.
+// Accounts: session middleware, CSRF check, auth / identity / saved courses / reviews / claims / account routes.
 import { authMiddleware, requestSession } from './auth/middleware.ts';
 import { csrfProtection } from './http/csrf.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -44,7 +44,7 @@ import { savedCoursesRoutes } from './routes/saved-courses.ts';
 import { learnerReviewsRoutes } from './routes/learner-reviews.ts';
 import { claimsRoutes } from './routes/claims.ts';
 import { accountRoutes } from './routes/account.ts';
-// Payments (issue 6): provider webhooks (raw body, signature-verified; no Origin header, so CSRF lets them through).
+// Payments: provider webhooks (raw body, signature-verified; no Origin header, so CSRF lets them through).
 import { paymentWebhookRoutes } from './routes/payment-webhooks.ts';
 import { createPageServices } from './pages/services.ts';
 

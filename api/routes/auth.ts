@@ -1,5 +1,5 @@
 /**
- * Sign-up, log-in and log-out (issue 4), under /api/auth:
+ * Sign-up, log-in and log-out, under /api/auth:
  *
  * (GET /identity lives in api/routes/identity.ts.)
  *

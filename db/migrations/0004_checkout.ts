@@ -1,5 +1,5 @@
 /**
- * The checkout (issue 5): checkouts, space holds, the outcomes (bookings, orders, requests, applications),
+ * The checkout: checkouts, space holds, the outcomes (bookings, orders, requests, applications),
  * checkout payments, the built-in test payment provider, learners' saved form answers, platform-fee
  * settings and restricted-course access.
  * Dialect-neutral: text ids, bigint epoch seconds, integer pence, JSON as text (db/codec.ts).

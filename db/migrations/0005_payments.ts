@@ -1,5 +1,5 @@
 /**
- * Payments (issue 6): the provider account of each educator (Stripe connected account, PayPal merchant)
+ * Payments: the provider account of each educator (Stripe connected account, PayPal merchant)
  * and the provider events (webhooks) already received, so that each is handled once.
  * Dialect-neutral: text ids, bigint epoch seconds, JSON as text (db/codec.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * Documents and booking changes (issue 6 item 5): invoice number counters, the number issued to each
+ * Documents and booking changes: invoice number counters, the number issued to each
  * booking / order, and booking cancellations. Dialect-neutral: text ids, bigint epoch seconds, integer pence.
  */
 import type { Kysely } from 'kysely';
