@@ -16,6 +16,7 @@ import { problems } from '../src/domain/problems.ts';
 import { loggerFor } from './log.ts';
 import { requestLog } from './http/request-log.ts';
 import { requestBodyLimit } from './http/body-limit.ts';
+import { refuseNulInUrl } from './http/nul.ts';
 import { healthRoutes } from './routes/health.ts';
 // Checkout (issue 5).
 import { paymentOptionsRoutes } from './routes/payment-options.ts';
@@ -97,6 +98,7 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
   });
   // Before any route reads a body: every body has a size limit (413 before it is read whole).
   app.use('*', requestBodyLimit());
+  app.use('*', refuseNulInUrl());
 
   const api = new Hono<AppEnv>();
   // Accounts: refuse cross-site state-changing requests, then resolve the session into c.var.user.

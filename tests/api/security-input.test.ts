@@ -5,7 +5,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { NOW, TEST_ENV, expectProblem, insertPublicFixtures } from './public-fixtures.ts';
+import { NOW, TEST_ENV, expectProblem, insertPublicFixtures, solvedCaptcha } from './public-fixtures.ts';
 import { JSON_BODY_MAX_BYTES } from '../../api/http/body-limit.ts';
 
 let server: TestServer;
@@ -108,5 +108,61 @@ describe('request body size', () => {
     expect(res.status).not.toBe(413);
     const over = await fetch(`${server.url}/api/payments/webhooks/stripe`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ pad: 'x'.repeat(300 * 1024) }) });
     expect(over.status).toBe(413);
+  });
+});
+
+describe('NUL characters (U+0000) in text', () => {
+  const nul = '\u0000';
+
+  it('refuses one in a query string or a path with a 400 validation problem', async () => {
+    const search = await fetch(`${server.url}/api/courses/search?query=pot%00tery`);
+    const body = await expectProblem(search, { status: 400, type: 'generic/validation-error', title: 'Validation Error' });
+    expect(body.properties).toEqual([{ key: 'query', message: 'must not contain a NUL character' }]);
+    const reviews = await fetch(`${server.url}/api/reviews/list/clay%00studio`);
+    await expectProblem(reviews, { status: 400, type: 'generic/validation-error', title: 'Validation Error' });
+    // A page's query too (the search page's own query string).
+    expect((await fetch(`${server.url}/search?query=a%00b`)).status).toBe(400);
+    // '%2500' is the text '%00', not a NUL: an ordinary search.
+    expect((await fetch(`${server.url}/api/courses/search?query=pot%2500tery`)).status).toBe(200);
+  });
+
+  it('refuses one anywhere in a JSON body: an enquiry, a sign-up, a checkout, nested or in a key', async () => {
+    const captchaToken = await solvedCaptcha(server.url);
+    const enquiry = await fetch(`${server.url}/api/enquiries`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        contact_details: { first_name: `Ada${nul}`, last_name: 'Lovelace', email: 'ada@example.co.uk', phone: '07700 900123' },
+        details: { message: 'Hello', embedded: false },
+        type: 'message',
+        educator_slug: 'clay-studio',
+        captchaToken,
+      }),
+    });
+    const problem = await expectProblem(enquiry, { status: 400, type: 'generic/validation-error', title: 'Validation Error' });
+    expect(problem.properties).toEqual([{ key: 'contact_details.first_name', message: 'must not contain a NUL character' }]);
+    expect(await server.db.selectFrom('enquiries').select('id').where('first_name', 'like', 'Ada%').execute()).toHaveLength(0);
+
+    const signup = await fetch(`${server.url}/api/auth/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'nul@example.com', password: 'long enough password', firstName: 'A', lastName: `B${nul}` }),
+    });
+    await expectProblem(signup, { status: 400, type: 'generic/validation-error', title: 'Validation Error' });
+
+    const checkout = await fetch(`${server.url}/api/checkout/initialise/booking`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ checkoutId: 'x', courseId: 'y', origin: 'marketplace', bookedOnURL: `https://example.com/${nul}`, utms: {} }),
+    });
+    const checkoutProblem = await expectProblem(checkout, { status: 400, type: 'generic/validation-error', title: 'Validation Error' });
+    expect(checkoutProblem.properties).toEqual([{ key: 'bookedOnURL', message: 'must not contain a NUL character' }]);
+
+    const inKey = await fetch(`${server.url}/api/analytics/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Educator Profile View', educator_ref: 'edu_clay', extra: [{ [`k${nul}`]: 1 }] }),
+    });
+    await expectProblem(inKey, { status: 400, type: 'generic/validation-error', title: 'Validation Error' });
   });
 });
