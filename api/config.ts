@@ -8,6 +8,11 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+/** The demo's secret: public (it is in this file), so anyone can sign tokens with it. Only for localhost. */
+export const DEV_APP_SECRET = 'local-development-secret-change-me';
+/** A production secret is at least this long (e.g. `openssl rand -base64 48`). */
+export const APP_SECRET_MIN_PRODUCTION = 32;
+
 export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4321),
   BIND_HOST: z.string().default('0.0.0.0'),
@@ -26,8 +31,8 @@ export const configSchema = z.object({
   OUTBOX_DIR: z.string().default('data/outbox'),
   SMTP_URL: z.string().default(''),
   MAIL_FROM: z.string().default('Marketplace <no-reply@localhost>'),
-  /** Secret for captcha challenges and signed tokens; a fixed dev value is used when unset. */
-  APP_SECRET: z.string().min(16).default('local-development-secret-change-me'),
+  /** Secret for captcha challenges and signed tokens; a fixed dev value is used when unset (refused under https). */
+  APP_SECRET: z.string().min(16).default(DEV_APP_SECRET),
   /** ALTCHA proof-of-work difficulty: the secret number is below this (20 000: about 0.1 s on average in a browser, under 0.5 s on slow phones). */
   CAPTCHA_MAX_NUMBER: z.coerce.number().int().min(1).max(10_000_000).default(20_000),
   /** Seconds a captcha challenge stays valid after it is issued. */
@@ -86,6 +91,15 @@ export const configSchema = z.object({
       code: z.ZodIssueCode.custom,
       path: ['PAYMENTS_MODE'],
       message: 'test payments under https would record bookings as paid with no money taken; use live, or set PAYMENTS_ALLOW_TEST_ON_HTTPS=true for a staging demo',
+    });
+  }
+  // Production signs invoice and document links, captcha challenges and hand-off tokens with APP_SECRET:
+  // the public demo value (or a short, guessable one) would let anyone forge them.
+  if (c.PUBLIC_PROTOCOL === 'https' && (c.APP_SECRET === DEV_APP_SECRET || c.APP_SECRET.length < APP_SECRET_MIN_PRODUCTION)) {
+    ctx.addIssue({
+      code: z.ZodIssueCode.custom,
+      path: ['APP_SECRET'],
+      message: `must be set to a random secret of at least ${APP_SECRET_MIN_PRODUCTION} characters under https (the default is public); e.g. openssl rand -base64 48`,
     });
   }
   if (c.PAYMENTS_MODE === 'live' && c.STRIPE_SECRET_KEY && !c.STRIPE_PUBLISHABLE_KEY) {

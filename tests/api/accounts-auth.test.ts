@@ -344,7 +344,7 @@ describe('embed login without third-party cookies', () => {
 
 describe('shared cookie mode (a PUBLIC_HOST with a parent domain)', () => {
   it('sets the session cookie on the parent domain, Secure, and needs no hand-off', async () => {
-    const shared = await startTestServer({ PUBLIC_HOST: 'marketplace.example', PUBLIC_PROTOCOL: 'https', OUTBOX_DIR: mkdtempSync(join(tmpdir(), 'mkt-outbox-')) });
+    const shared = await startTestServer({ PUBLIC_HOST: 'marketplace.example', PUBLIC_PROTOCOL: 'https', APP_SECRET: 'x'.repeat(48), OUTBOX_DIR: mkdtempSync(join(tmpdir(), 'mkt-outbox-')) });
     try {
       const { user } = await signUpAndLogin(shared);
       const res = await rawRequest(shared, '/api/auth/login', {

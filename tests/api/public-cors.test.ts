@@ -107,7 +107,7 @@ describe('CORS on /api', () => {
 
 describe('isAllowedOrigin', () => {
   it('follows PUBLIC_PROTOCOL, PUBLIC_HOST (default ports dropped) and API_ORIGIN', () => {
-    const config = loadConfig({ PUBLIC_HOST: 'courses.example', PUBLIC_PROTOCOL: 'https', API_ORIGIN: 'https://api.courses.example', ADMIN_HOST: 'admin.courses.example' });
+    const config = loadConfig({ PUBLIC_HOST: 'courses.example', PUBLIC_PROTOCOL: 'https', APP_SECRET: 'x'.repeat(48), API_ORIGIN: 'https://api.courses.example', ADMIN_HOST: 'admin.courses.example' });
     expect(isAllowedOrigin('https://courses.example', config)).toBe(true);
     expect(isAllowedOrigin('https://courses.example:443', config)).toBe(true);
     expect(isAllowedOrigin('https://clay.courses.example', config)).toBe(true);
