@@ -24,8 +24,15 @@ export const configSchema = z.object({
   ADMIN_HOST: z.string().default(''),
   ERRORS_HOST: z.string().default('https://errors.localhost'),
   DATABASE_URL: z.string().default('data/marketplace.sqlite'),
-  /** Trust X-Forwarded-Host / X-Forwarded-Proto (only behind a proxy you run). */
-  TRUST_PROXY: bool.default('false'),
+  /**
+   * How many proxies of ours stand in front (false = 0, true = 1, or a number): only then are
+   * X-Forwarded-For / X-Forwarded-Host read, and only the hops those proxies added (api/http/client-ip.ts).
+   */
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(true|false|yes|no|[0-9])$/, 'must be true, false or the number of proxies in front (0-9)')
+    .default('false')
+    .transform((v) => (v === 'true' || v === 'yes' ? 1 : v === 'false' || v === 'no' ? 0 : Number(v))),
   /** Folder of the built site (astro build output). */
   DIST_DIR: z.string().default('dist'),
   OUTBOX_DIR: z.string().default('data/outbox'),

@@ -57,15 +57,8 @@ export async function recordHits(db: Db, rules: RateRule[], now: number): Promis
   if (Math.random() < 0.02) await db.deleteFrom('rate_limits').where('window_start', '<', now - 86_400).execute();
 }
 
-/** The client's IP address: the socket's peer, or with TRUST_PROXY the address our proxy appended last. */
-export function clientIp(c: Context<AppEnv>): string {
-  if (c.var.deps.config.TRUST_PROXY) {
-    const forwarded = c.req.header('x-forwarded-for');
-    const last = forwarded?.split(',').map((s) => s.trim()).filter(Boolean).pop();
-    if (last) return last;
-  }
-  return c.env?.incoming?.socket?.remoteAddress ?? 'unknown';
-}
+/** The client's IP address, by the one rule in api/http/client-ip.ts. */
+export { clientIp } from './client-ip.ts';
 
 /** Bucket names never hold an e-mail address in clear. */
 export function emailBucket(prefix: string, email: string): string {
