@@ -72,9 +72,13 @@ export const configSchema = z.object({
   SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   /** scrypt cost as log2(N); 15 means N = 32768 (the minimum accepted). */
   SCRYPT_LOG_N: z.coerce.number().int().min(15).max(20).default(15),
-  /** Failed logins allowed per e-mail address and per IP address in each 15-minute window. */
+  /**
+   * Failed logins allowed in each 15-minute window: per e-mail address from one client IP, per client IP,
+   * and per address from all clients together (a looser ceiling against guessing from many addresses).
+   */
   RATE_LIMIT_LOGIN_PER_EMAIL: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_LOGIN_PER_IP: z.coerce.number().int().min(1).default(50),
+  RATE_LIMIT_LOGIN_PER_EMAIL_ALL_IPS: z.coerce.number().int().min(1).default(100),
   /** Magic-link / sign-up e-mails allowed per address and per IP address in each 15-minute window. */
   RATE_LIMIT_MAIL_PER_EMAIL: z.coerce.number().int().min(1).default(5),
   RATE_LIMIT_MAIL_PER_IP: z.coerce.number().int().min(1).default(30),
