@@ -15,6 +15,8 @@ import { findStaticFile, staticResponse } from './http/static.ts';
 import { problems } from '../src/domain/problems.ts';
 import { loggerFor } from './log.ts';
 import { requestLog } from './http/request-log.ts';
+import { requestBodyLimit } from './http/body-limit.ts';
+import { refuseNulInUrl } from './http/nul.ts';
 import { healthRoutes } from './routes/health.ts';
 // Checkout.
 import { paymentOptionsRoutes } from './routes/payment-options.ts';
@@ -75,7 +77,9 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
   app.onError((err, c) => {
     const problem = toProblem(err);
     if (problem.status >= 500) log.error('request failed', { requestId: c.var.requestId, path: c.req.path, error: err });
-    return problemResponse(c, problem, config.ERRORS_HOST);
+    const res = problemResponse(c, problem, config.ERRORS_HOST);
+    if (problem.status === 429 && typeof problem.retryAfter === 'number') res.headers.set('retry-after', String(problem.retryAfter));
+    return res;
   });
 
   // First, so every request is logged and carries its id, whatever answers it.
@@ -92,6 +96,9 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
     if (c.var.site.context === 'embed') h.set('content-security-policy', 'frame-ancestors *');
     else if (!h.has('content-security-policy')) h.set('content-security-policy', "frame-ancestors 'self'");
   });
+  // Before any route reads a body: every body has a size limit (413 before it is read whole).
+  app.use('*', requestBodyLimit());
+  app.use('*', refuseNulInUrl());
 
   const api = new Hono<AppEnv>();
   // Accounts: refuse cross-site state-changing requests, then resolve the session into c.var.user.
