@@ -15,8 +15,10 @@ import { findStaticFile, staticAnswer, staticAnswerResponse, writeStaticAnswer, 
 import { problems } from '../src/domain/problems.ts';
 import { loggerFor } from './log.ts';
 import { requestLog } from './http/request-log.ts';
+import { requestBodyLimit } from './http/body-limit.ts';
+import { refuseNulInUrl } from './http/nul.ts';
 import { healthRoutes } from './routes/health.ts';
-// Checkout (issue 5).
+// Checkout.
 import { paymentOptionsRoutes } from './routes/payment-options.ts';
 import { checkoutRoutes } from './routes/checkout.ts';
 import { formsRoutes } from './routes/forms.ts';
@@ -35,7 +37,7 @@ import { searchRoutes } from './routes/search.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
 import { captchaRoutes } from './routes/captcha.ts';
 import type { SessionUser } from './auth/types.ts';
-// Accounts (issue 4): session middleware, CSRF check, auth / identity / saved courses / reviews / claims / account routes.
+// Accounts: session middleware, CSRF check, auth / identity / saved courses / reviews / claims / account routes.
 import { authMiddleware, requestSession } from './auth/middleware.ts';
 import { csrfProtection } from './http/csrf.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -44,7 +46,7 @@ import { savedCoursesRoutes } from './routes/saved-courses.ts';
 import { learnerReviewsRoutes } from './routes/learner-reviews.ts';
 import { claimsRoutes } from './routes/claims.ts';
 import { accountRoutes } from './routes/account.ts';
-// Payments (issue 6): provider webhooks (raw body, signature-verified; no Origin header, so CSRF lets them through).
+// Payments: provider webhooks (raw body, signature-verified; no Origin header, so CSRF lets them through).
 import { paymentWebhookRoutes } from './routes/payment-webhooks.ts';
 import { createPageServices } from './pages/services.ts';
 
@@ -75,7 +77,9 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
   app.onError((err, c) => {
     const problem = toProblem(err);
     if (problem.status >= 500) log.error('request failed', { requestId: c.var.requestId, path: c.req.path, error: err });
-    return problemResponse(c, problem, config.ERRORS_HOST);
+    const res = problemResponse(c, problem, config.ERRORS_HOST);
+    if (problem.status === 429 && typeof problem.retryAfter === 'number') res.headers.set('retry-after', String(problem.retryAfter));
+    return res;
   });
 
   // First, so every request is logged and carries its id, whatever answers it.
@@ -101,6 +105,9 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
     if (c.var.site.context === 'embed') h.set('content-security-policy', 'frame-ancestors *');
     else if (!h.has('content-security-policy')) h.set('content-security-policy', "frame-ancestors 'self'");
   });
+  // Before any route reads a body: every body has a size limit (413 before it is read whole).
+  app.use('*', requestBodyLimit());
+  app.use('*', refuseNulInUrl());
 
   const api = new Hono<AppEnv>();
   // Accounts: refuse cross-site state-changing requests, then resolve the session into c.var.user.
