@@ -94,7 +94,7 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
     if (outgoing) {
       outgoing.setHeader('x-content-type-options', 'nosniff');
       outgoing.setHeader('referrer-policy', 'strict-origin-when-cross-origin');
-      outgoing.setHeader('content-security-policy', c.var.site.context === 'embed' ? 'frame-ancestors *' : "frame-ancestors 'self'");
+      outgoing.setHeader('content-security-policy', c.get('site').context === 'embed' ? 'frame-ancestors *' : "frame-ancestors 'self'");
     }
     await next();
     if (outgoing?.headersSent) return;
@@ -149,7 +149,7 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
 
   // Pre-rendered pages and assets.
   app.on(['GET', 'HEAD'], '*', async (c, next) => {
-    const site = c.var.site;
+    const site = c.get('site');
     const path = c.req.path;
     // Minisite pages live under /minisite/{slug}; that folder is not reachable on the marketplace host.
     if (!site.minisiteSlug && (path === '/minisite' || path.startsWith('/minisite/'))) return next();

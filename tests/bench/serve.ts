@@ -14,7 +14,7 @@
  * server (the median over the rounds), the ratio product/bare, and the load average before and after.
  * Figures only, no assertions on time.
  *
- * Env: BENCH_CONNECTIONS=50  BENCH_SECONDS=10  BENCH_ROUNDS=2  BENCH_WARMUP_SECONDS=2
+ * Env: BENCH_CONNECTIONS=50  BENCH_SECONDS=10  BENCH_ROUNDS=2  BENCH_WARMUP_SECONDS=2  BENCH_SCENARIOS=identity,browser
  *      BENCH_LOG_LEVEL=error (the server's LOG_LEVEL; `info` writes a line per request)
  *      BENCH_PROFILE=<dir> (a --cpu-prof profile of the product server)  BENCH_REBUILD=1
  */
@@ -184,10 +184,11 @@ try {
   }
   console.log(`load: ${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} rounds (after ${WARMUP_SECONDS} s warm-up each); server LOG_LEVEL=${LOG_LEVEL}`);
 
+  const wanted = (process.env.BENCH_SCENARIOS ?? 'identity,browser').split(',').map((s) => s.trim());
   const scenarios = [
     { name: 'identity', headers: {} as Record<string, string> },
     { name: 'browser (br)', headers: { 'accept-encoding': CHROMIUM_ACCEPT_ENCODING } },
-  ];
+  ].filter((s) => wanted.includes(s.name.split(' ')[0]!));
   const summary: string[] = [];
   for (const scenario of scenarios) {
     const runs: Record<'bare' | 'product', Figures[]> = { bare: [], product: [] };
