@@ -88,16 +88,9 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
     c.set('deps', deps);
     c.set('site', resolveSite(requestHost(c, config), c.req.path, config));
     c.set('user', null);
-    // Also on the Node response before anything answers, so answers written straight to it (static files,
-    // Astro's on-demand pages) carry them; a Hono answer's own headers of the same name still win.
-    const outgoing = (c.env as Partial<AppEnv['Bindings']> | undefined)?.outgoing;
-    if (outgoing) {
-      outgoing.setHeader('x-content-type-options', 'nosniff');
-      outgoing.setHeader('referrer-policy', 'strict-origin-when-cross-origin');
-      outgoing.setHeader('content-security-policy', c.get('site').context === 'embed' ? 'frame-ancestors *' : "frame-ancestors 'self'");
-    }
     await next();
-    if (outgoing?.headersSent) return;
+    // Static files written straight to the Node response got them there (sendStatic).
+    if ((c.env as Partial<AppEnv['Bindings']> | undefined)?.outgoing?.headersSent) return;
     const h = c.res.headers;
     h.set('x-content-type-options', 'nosniff');
     h.set('referrer-policy', 'strict-origin-when-cross-origin');
@@ -216,6 +209,10 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
   function sendStatic(c: import('hono').Context<AppEnv>, answer: StaticAnswer): Response {
     const outgoing = (c.env as Partial<AppEnv['Bindings']> | undefined)?.outgoing;
     if (!outgoing) return staticAnswerResponse(answer);
+    // The security headers the middleware above sets on Hono answers (same rule: embed pages may be framed).
+    answer.headers['x-content-type-options'] = 'nosniff';
+    answer.headers['referrer-policy'] = 'strict-origin-when-cross-origin';
+    answer.headers['content-security-policy'] = c.get('site').context === 'embed' ? 'frame-ancestors *' : "frame-ancestors 'self'";
     writeStaticAnswer(answer, outgoing);
     return RESPONSE_ALREADY_SENT;
   }
