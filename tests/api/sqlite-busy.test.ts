@@ -83,26 +83,29 @@ afterAll(async () => {
 });
 
 describe.skipIf(onPostgres)('SQLite under another process\'s write lock (SQLite only: PostgreSQL has no file lock)', () => {
-  it('health, static pages and search answer while a write waits; the write then answers 503 with Retry-After; after the lock, writes work', async () => {
-    const s = await server(1500);
+  it('health, static pages and search answer while a write waits; a write still locked after the short wait answers 503 with Retry-After', async () => {
+    // `patient` waits for locks far longer than this test runs, `hasty` for 300 ms: both on the same file.
+    const patient = await server(120_000);
+    const hasty = await server(300);
     const lock = await holdWriteLock(testDb.url);
+    let waiting: Promise<Response>;
     try {
       let writeAnswered = false;
-      const write = magicLink(s).then((res) => {
+      waiting = magicLink(patient).then((res) => {
         writeAnswered = true;
         return res;
       });
-      // While the write waits for the lock, the process keeps answering.
-      const health = await fetch(`${s.url}/api/health`);
+      // While that write waits for the lock, the same process keeps answering.
+      const health = await fetch(`${patient.url}/api/health`);
       expect(health.status).toBe(200);
-      const page = await fetch(`${s.url}/`);
+      const page = await fetch(`${patient.url}/`);
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('Static home page');
-      const search = await fetch(`${s.url}/api/courses/search?query=pottery`);
+      const search = await fetch(`${patient.url}/api/courses/search?query=pottery`);
       expect(search.status).toBe(200);
       expect(writeAnswered).toBe(false);
 
-      const res = await write;
+      const res = await magicLink(hasty);
       expect(res.status).toBe(503);
       expect(res.headers.get('content-type')).toContain('application/problem+json');
       expect(res.headers.get('retry-after')).toBe('2');
@@ -111,15 +114,18 @@ describe.skipIf(onPostgres)('SQLite under another process\'s write lock (SQLite 
       expect(body.type).toMatch(/\/generic\/service-busy$/);
 
       // A transaction meets the lock at BEGIN IMMEDIATE, before it has done anything.
-      await expect(s.db.transaction().execute(async (tx) => {
+      await expect(hasty.db.transaction().execute(async (tx) => {
         await queueMail(tx, { to: 'never@example.com', subject: 'never', text: 'x' }, { now: 0 });
       })).rejects.toBeInstanceOf(DatabaseBusyError);
+      expect(writeAnswered).toBe(false);
     } finally {
       await lock.release();
     }
-    expect((await magicLink(s)).status).toBe(202);
+    // The lock gone, the waiting write goes through, and new ones do.
+    expect((await waiting).status).toBe(202);
+    expect((await magicLink(hasty)).status).toBe(202);
     // Nothing half-done was left behind by the refused writes.
-    expect(await s.db.selectFrom('outbox_messages').selectAll().where('to_address', 'in', ['never@example.com', 'x@example.com']).execute()).toEqual([]);
+    expect(await hasty.db.selectFrom('outbox_messages').selectAll().where('to_address', 'in', ['never@example.com', 'x@example.com']).execute()).toEqual([]);
   });
 
   it('two handles on one file (as two processes): transactions that await in the middle take turns, none fails', async () => {
