@@ -3,7 +3,7 @@
  * each running its own background jobs (api/jobs.ts). Across them at once:
  * - learners race for the last spaces of an occurrence, paying on one process and confirming on the other:
  *   exactly as many bookings as spaces, never below zero, no 5xx;
- * - wrong passwords for one address on both processes: the failed-login limit is shared (then 429 on both), no 5xx;
+ * - wrong passwords for one address on both processes: exactly the limit's worth are checked, then 429 on both, no 5xx;
  * - every e-mail those requests queued is sent exactly once, by one process or the other (a local SMTP server
  *   counts them by Message-ID);
  * - holds that lapsed while no process ran are released by the processes' hold sweepers exactly once.
@@ -158,13 +158,15 @@ describe.skipIf(!pgUrl)('two server processes on one PostgreSQL database (set TE
     expect(statuses.filter((s) => s >= 500)).toEqual([]);
   });
 
-  it('failed logins for one address on both processes share one limit: afterwards both answer 429, no 5xx', async () => {
+  it('failed logins for one address on both processes share one limit: exactly that many checked, then 429 on both, no 5xx', async () => {
     const { user } = await signUpAndLogin(local, { password: 'the right password' });
     const login = (p: Proc, password: string) => fetch(`${p.url}/api/auth/login`, {
       method: 'POST', headers: { 'content-type': 'application/json', origin: p.url }, body: JSON.stringify({ email: user.email, password }),
     }).then(record);
     const wrong = await Promise.all(Array.from({ length: 2 * LOGIN_LIMIT + 2 }, (_, i) => login(procs[i % 2], `wrong ${i}`)));
     for (const r of wrong) expect([401, 429]).toContain(r.status);
+    // The limit is one atomic step in the database: exactly LOGIN_LIMIT attempts were checked, however they were spread.
+    expect(wrong.filter((r) => r.status === 401)).toHaveLength(LOGIN_LIMIT);
     // The failures counted on one process count on the other: both refuse now, the right password too.
     for (const p of procs) expect((await login(p, 'wrong again')).status).toBe(429);
     for (const p of procs) expect((await login(p, 'the right password')).status).toBe(429);
