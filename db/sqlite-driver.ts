@@ -105,8 +105,16 @@ class RoutingConnection implements DatabaseConnection {
       }
     }
     if (reader) {
-      const stmt = await retryBusy(busyWaitMs, () => reader.prepare(sql));
-      if (stmt.readonly) return (await retryBusy(busyWaitMs, () => run(reader, stmt, parameters))) as QueryResult<R>;
+      // A statement the reader cannot even prepare goes to the writer, which gives the real answer or error.
+      const stmt = await retryBusy(busyWaitMs, () => {
+        try {
+          return reader.prepare(sql);
+        } catch (error) {
+          if (isBusyError(error)) throw error;
+          return null;
+        }
+      });
+      if (stmt?.readonly) return (await retryBusy(busyWaitMs, () => run(reader, stmt, parameters))) as QueryResult<R>;
     }
     const release = await this.driver.writeQueue.lock();
     try {
