@@ -106,6 +106,8 @@ export const configSchema = z.object({
   MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(10),
   /** The first retry's delay (seconds); each next one doubles it, up to 6 hours. */
   MAIL_RETRY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
+  /** SQLite: how long a request waits for another writer's lock before answering 503 with Retry-After (ms). */
+  SQLITE_BUSY_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
 }).transform((c) => ({
   ...c,
   // Unset hosts follow the port, so `PORT=8080 npm start` links to itself.
