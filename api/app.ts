@@ -95,6 +95,7 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
     const outgoing = (c.env as Partial<AppEnv['Bindings']> | undefined)?.outgoing;
     if (outgoing) for (const [name, value] of Object.entries(security)) outgoing.setHeader(name, value);
     await next();
+    // Answers written straight to the Node response (static files, on-demand pages) got them there.
     if (outgoing?.headersSent) return;
     const h = c.res.headers;
     for (const [name, value] of Object.entries(security)) {
@@ -147,7 +148,7 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
 
   // Pre-rendered pages and assets.
   app.on(['GET', 'HEAD'], '*', async (c, next) => {
-    const site = c.var.site;
+    const site = c.get('site');
     const path = c.req.path;
     // Minisite pages live under /minisite/{slug}; that folder is not reachable on the marketplace host,
     // and a minisite host reaches only its own folder. Checked on the path as the file lookup will read it
@@ -257,6 +258,8 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
   function sendStatic(c: import('hono').Context<AppEnv>, answer: StaticAnswer): Response {
     const outgoing = (c.env as Partial<AppEnv['Bindings']> | undefined)?.outgoing;
     if (!outgoing) return staticAnswerResponse(answer);
+    // The security headers are already on the Node response (the first middleware); writeHead merges
+    // the answer's own (a page's script-hash policy) over them.
     writeStaticAnswer(answer, outgoing);
     return RESPONSE_ALREADY_SENT;
   }
