@@ -1,0 +1,21 @@
+/** The change feed of the public pages (migration 0030), filled by triggers, drained by the publisher. */
+import type { Generated } from 'kysely';
+import type { WithDefault } from '../schema.ts';
+
+export interface PageChangesTable {
+  id: Generated<number>;
+  educator_id: string | null;
+  /** The educator's slug when the row was written (a removed educator leaves no other trace of it). */
+  educator_slug: string | null;
+  course_id: string | null;
+  category_id: string | null;
+  created_at: number;
+  /** The publisher that holds the row, and until when (epoch seconds); null: free. */
+  claimed_by: string | null;
+  claimed_until: number | null;
+  attempts: WithDefault<number>;
+}
+
+export interface PublishTables {
+  page_changes: PageChangesTable;
+}
