@@ -64,6 +64,13 @@ function values(source: Source, row: string, now: string): string {
 }
 
 const COLUMNS = 'educator_id, educator_slug, course_id, category_id, created_at';
+
+/** The educator's pages last changed now (their sitemap lastmod; read by the full build and the publisher alike). */
+function touch(source: Source, row: string, now: string): string {
+  const educator = source.educator.replace(/\bR\./g, `${row}.`);
+  return `insert into educator_lastmod (educator_id, modified_at) select x.id, ${now} from (select ${educator} as id) x where x.id is not null
+    on conflict (educator_id) do update set modified_at = excluded.modified_at;`;
+}
 const PAUSED = `exists (select 1 from catalogue_meta where key = 'page_changes_paused')`;
 
 export async function up(db: AnyDb): Promise<void> {
@@ -81,6 +88,11 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn('claimed_until', 'bigint')
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
+  await db.schema
+    .createTable('educator_lastmod')
+    .addColumn('educator_id', 'text', (c) => c.primaryKey())
+    .addColumn('modified_at', 'bigint', (c) => c.notNull())
+    .execute();
   await db.schema.createIndex('page_changes_claimable').on('page_changes').columns(['claimed_until', 'id']).execute();
 
   if (postgres) {
@@ -89,8 +101,14 @@ export async function up(db: AnyDb): Promise<void> {
       await sql.raw(`create or replace function page_changes_${source.table}() returns trigger language plpgsql as $$
         begin
           if ${PAUSED} then return null; end if;
-          if tg_op in ('UPDATE', 'DELETE') then insert into page_changes (${COLUMNS}) values (${values(source, 'old', now)}); end if;
-          if tg_op in ('INSERT', 'UPDATE') then insert into page_changes (${COLUMNS}) values (${values(source, 'new', now)}); end if;
+          if tg_op in ('UPDATE', 'DELETE') then
+            insert into page_changes (${COLUMNS}) values (${values(source, 'old', now)});
+            ${touch(source, 'old', now)}
+          end if;
+          if tg_op in ('INSERT', 'UPDATE') then
+            insert into page_changes (${COLUMNS}) values (${values(source, 'new', now)});
+            ${touch(source, 'new', now)}
+          end if;
           return null;
         end $$`).execute(db);
       await sql.raw(`create trigger page_changes_${source.table} after insert or update or delete on ${source.table}
@@ -102,13 +120,16 @@ export async function up(db: AnyDb): Promise<void> {
   for (const source of PAGE_CHANGE_SOURCES) {
     await sql.raw(`create trigger page_changes_${source.table}_insert after insert on ${source.table} when not ${PAUSED} begin
       insert into page_changes (${COLUMNS}) values (${values(source, 'new', now)});
+      ${touch(source, 'new', now)}
     end`).execute(db);
     await sql.raw(`create trigger page_changes_${source.table}_update after update on ${source.table} when not ${PAUSED} begin
       insert into page_changes (${COLUMNS}) values (${values(source, 'old', now)});
       insert into page_changes (${COLUMNS}) values (${values(source, 'new', now)});
+      ${touch(source, 'new', now)}
     end`).execute(db);
     await sql.raw(`create trigger page_changes_${source.table}_delete after delete on ${source.table} when not ${PAUSED} begin
       insert into page_changes (${COLUMNS}) values (${values(source, 'old', now)});
+      ${touch(source, 'old', now)}
     end`).execute(db);
   }
 }
@@ -124,4 +145,5 @@ export async function down(db: AnyDb): Promise<void> {
     }
   }
   await db.schema.dropTable('page_changes').ifExists().execute();
+  await db.schema.dropTable('educator_lastmod').ifExists().execute();
 }

@@ -16,6 +16,13 @@ export interface PageChangesTable {
   attempts: WithDefault<number>;
 }
 
+/** When each educator's pages last changed (epoch seconds), for sitemap lastmod; kept by the feed's triggers. */
+export interface EducatorLastmodTable {
+  educator_id: string;
+  modified_at: number;
+}
+
 export interface PublishTables {
   page_changes: PageChangesTable;
+  educator_lastmod: EducatorLastmodTable;
 }

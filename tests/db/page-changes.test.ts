@@ -55,6 +55,9 @@ describe('change feed', () => {
       expect(rows.length, args[0]).toBeGreaterThan(0);
       expect(rows.every((r) => r.educator_id === course.educator_id && r.educator_slug === course.educatorSlug), args[0]).toBe(true);
     }
+    // The educator's pages carry the time of the change as their sitemap lastmod.
+    const lastmod = await t.db.selectFrom('educator_lastmod').select('modified_at').where('educator_id', '=', course.educator_id).executeTakeFirstOrThrow();
+    expect(Number(lastmod.modified_at)).toBeGreaterThan(NOW);
   });
 
   it('a review and its aggregate record the educator and course; a rolled-back write records nothing', async () => {
