@@ -11,7 +11,7 @@ import type { Config } from './config.ts';
 import type { Db, Dialect } from '../db/client.ts';
 import { problemResponse, toProblem } from './http/errors.ts';
 import { resolveSite, requestHost, type RequestSite } from './http/context.ts';
-import { findStaticFile, staticResponse } from './http/static.ts';
+import { findStaticFile, openStaticFile, staticResponse } from './http/static.ts';
 import { problems } from '../src/domain/problems.ts';
 import { loggerFor } from './log.ts';
 import { requestLog } from './http/request-log.ts';
@@ -146,7 +146,7 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
       const slug = c.req.query('educator') ?? '';
       if (!/^[a-z0-9][a-z0-9-]{0,199}$/.test(slug) || !(await findStaticFile(clientDir, `/embed/${slug}/enquiry.json`))) return notFound(c);
     }
-    const file = await findStaticFile(clientDir, lookup);
+    const file = await openStaticFile(clientDir, lookup);
     if (!file) return next();
     return staticResponse(file, path, c.req.method);
   });
@@ -186,7 +186,7 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
   app.all('*', (c) => notFound(c));
 
   async function notFound(c: import('hono').Context<AppEnv>): Promise<Response> {
-    const file = await findStaticFile(clientDir, '/404.html');
+    const file = await openStaticFile(clientDir, '/404.html');
     if (file) {
       const res = staticResponse(file, '/404.html', c.req.method);
       return new Response(res.body, { status: 404, headers: res.headers });

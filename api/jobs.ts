@@ -6,11 +6,14 @@ import type { Deps } from './app.ts';
 import type { BackgroundJob } from './background.ts';
 import { holdSweeperJob } from './checkout/hold-sweeper.ts';
 import { paymentReconcilerJob } from './checkout/reconciler.ts';
+import { publisherFor } from './publish/job.ts';
 
 export function backgroundJobs(deps: Deps): BackgroundJob[] {
   return [
     // Lapsed holds released, unsettled provider payments reconciled (DESIGN 11).
     holdSweeperJob(deps),
     paymentReconcilerJob(deps),
+    // Changed pages re-rendered and swapped in from the change feed (DESIGN 10).
+    ...(deps.config.PUBLISH_ENABLED ? [publisherFor(deps)] : []),
   ];
 }

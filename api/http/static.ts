@@ -3,7 +3,7 @@
  * so one build serves every educator's subdomain. Fingerprinted assets are cached for a year.
  */
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { Readable } from 'node:stream';
 
@@ -31,6 +31,8 @@ export interface StaticFile {
   size: number;
   type: string;
   mtime: Date;
+  /** The open file, when served: its size and bytes belong to one version even if a new one is renamed over it. */
+  handle?: FileHandle;
 }
 
 /** Finds the file for a URL path under root: the file itself, {path}/index.html or {path}.html. */
@@ -57,6 +59,29 @@ export async function findStaticFile(root: string, urlPath: string): Promise<Sta
   return null;
 }
 
+/**
+ * Finds and opens the file to serve. The publisher swaps pages in by renaming a new file over the old one, so
+ * size and bytes are both taken from the opened file (never a stat of the path, then an open that may meet the
+ * next version): a reader gets one whole version, old or new. A file removed in between is not found.
+ */
+export async function openStaticFile(root: string, urlPath: string): Promise<StaticFile | null> {
+  const found = await findStaticFile(root, urlPath);
+  if (!found) return null;
+  let handle: FileHandle;
+  try {
+    handle = await open(found.path, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    const s = await handle.stat();
+    return { ...found, size: s.size, mtime: s.mtime, handle };
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
 export function staticResponse(file: StaticFile, urlPath: string, method: string): Response {
   const immutable = urlPath.startsWith('/_astro/');
   const headers = new Headers({
@@ -65,7 +90,11 @@ export function staticResponse(file: StaticFile, urlPath: string, method: string
     'last-modified': file.mtime.toUTCString(),
     'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate',
   });
-  if (method === 'HEAD') return new Response(null, { headers });
-  const body = Readable.toWeb(createReadStream(file.path)) as ReadableStream;
+  if (method === 'HEAD') {
+    void file.handle?.close();
+    return new Response(null, { headers });
+  }
+  const stream = file.handle ? file.handle.createReadStream({ autoClose: true }) : createReadStream(file.path);
+  const body = Readable.toWeb(stream) as ReadableStream;
   return new Response(body, { headers });
 }

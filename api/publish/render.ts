@@ -38,6 +38,8 @@ export async function createRenderer(distDir: string): Promise<Renderer> {
     });
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));
+  // Never what keeps a process alive.
+  server.unref();
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
 

@@ -6,6 +6,7 @@
  * build in a handful of bulk queries (loadPublicCatalogue, memoised per database handle) and every
  * page model is assembled from memory. Only published courses are shown; archived reviews never.
  */
+import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../client.ts';
 import type {
@@ -463,4 +464,22 @@ export async function loadCategoryPageModel(db: Db, categoryId: string, now?: nu
   if (!category) return null;
   const { total, cards } = await categoryListing(db, categoryId, CATEGORY_FIRST_PAGE, now);
   return { category, categories, total, cards };
+}
+
+/** Cards of a category carousel: its first cards in relevance order (carouselCards leaves out the page's own). */
+export const CATEGORY_CAROUSEL_SOURCE = COURSE_CAROUSEL_SIZE + 1;
+
+/** A digest of what a category's carousel shows, to tell whether its course pages must be written again. */
+export function carouselDigest(cards: ReadonlyArray<CourseCard>): string {
+  return createHash('sha256').update(JSON.stringify(cards.slice(0, CATEGORY_CAROUSEL_SOURCE))).digest('base64url');
+}
+
+/** Records the carousel as written; returns the digest it replaced (null when none was recorded). */
+export async function recordCarousel(db: Db, categoryId: string, digest: string): Promise<string | null> {
+  const before = await db.selectFrom('published_carousels').select('digest').where('category_id', '=', categoryId).executeTakeFirst();
+  if (before?.digest === digest) return digest;
+  await db.insertInto('published_carousels').values({ category_id: categoryId, digest })
+    .onConflict((oc) => oc.column('category_id').doUpdateSet({ digest }))
+    .execute();
+  return before?.digest ?? null;
 }

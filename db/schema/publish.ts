@@ -22,7 +22,14 @@ export interface EducatorLastmodTable {
   modified_at: number;
 }
 
+/** A digest of each category carousel's cards as last written (migration 0031). */
+export interface PublishedCarouselsTable {
+  category_id: string;
+  digest: string;
+}
+
 export interface PublishTables {
+  published_carousels: PublishedCarouselsTable;
   page_changes: PageChangesTable;
   educator_lastmod: EducatorLastmodTable;
 }
