@@ -397,11 +397,15 @@ export function createPublisher(options: PublisherOptions) {
       if (due === 'wait') {
         // Let the rest of an edit's writes arrive, then take them all in one batch.
         await new Promise<void>((ok) => {
-          const timer = setTimeout(ok, batchMs);
-          signal.addEventListener('abort', () => {
+          const stop = () => {
             clearTimeout(timer);
             ok();
-          }, { once: true });
+          };
+          const timer = setTimeout(() => {
+            signal.removeEventListener('abort', stop);
+            ok();
+          }, batchMs);
+          signal.addEventListener('abort', stop, { once: true });
         });
         if (signal.aborted) return 0;
       }

@@ -136,8 +136,8 @@ async function readCatalogue(db: Db, now: number, only?: string[]): Promise<Publ
     educators, categories, aggregates, courses, allCourseNames, collections, collectionCourses,
     occurrences, offers, addOns, faqs, lessons, locations,
   ] = await Promise.all([
-    ofEducators(db.selectFrom('educators').selectAll(), 'id').orderBy('name').execute(),
-    db.selectFrom('categories').selectAll().orderBy('name').execute(),
+    ofEducators(db.selectFrom('educators').selectAll(), 'id').orderBy('name').orderBy('id').execute(),
+    db.selectFrom('categories').selectAll().orderBy('name').orderBy('id').execute(),
     (only
       ? db.selectFrom('review_aggregates').selectAll().where((eb) => eb.or([
         eb.and([eb('subject_type', '=', 'educator'), eb('subject_id', 'in', ids)]),
@@ -149,13 +149,13 @@ async function readCatalogue(db: Db, now: number, only?: string[]): Promise<Publ
       ? db.selectFrom('courses').select(['id', 'slug', 'name', 'published'])
         .where('id', 'in', (eb) => eb.selectFrom('reviews').select('course_id').where('educator_id', 'in', ids).where('course_id', 'is not', null) as any)
       : db.selectFrom('courses').select(['id', 'slug', 'name', 'published'])).execute(),
-    ofEducators(db.selectFrom('collections').selectAll().where('published', '=', true)).orderBy('position').orderBy('name').execute(),
+    ofEducators(db.selectFrom('collections').selectAll().where('published', '=', true)).orderBy('position').orderBy('name').orderBy('id').execute(),
     (only
       ? db.selectFrom('collection_courses').selectAll().where('collection_id', 'in', (eb) => eb.selectFrom('collections').select('id').where('educator_id', 'in', ids))
-      : db.selectFrom('collection_courses').selectAll()).orderBy('position').execute(),
-    ofCourses(db.selectFrom('occurrences').selectAll().where('visibility', '=', 'public').where('end_datetime', '>', now)).orderBy('start_datetime').execute(),
-    ofCourses(db.selectFrom('offers').selectAll()).orderBy('position').execute(),
-    ofCourses(db.selectFrom('add_ons').selectAll()).orderBy('position').execute(),
+      : db.selectFrom('collection_courses').selectAll()).orderBy('position').orderBy('collection_id').orderBy('course_id').execute(),
+    ofCourses(db.selectFrom('occurrences').selectAll().where('visibility', '=', 'public').where('end_datetime', '>', now)).orderBy('start_datetime').orderBy('id').execute(),
+    ofCourses(db.selectFrom('offers').selectAll()).orderBy('position').orderBy('id').execute(),
+    ofCourses(db.selectFrom('add_ons').selectAll()).orderBy('position').orderBy('id').execute(),
     ofEducators(db.selectFrom('faqs').selectAll()).execute(),
     ofEducators(db.selectFrom('lessons').selectAll()).execute(),
     ofEducators(db.selectFrom('locations').selectAll()).execute(),
@@ -166,6 +166,8 @@ async function readCatalogue(db: Db, now: number, only?: string[]): Promise<Publ
     'id', 'educator_id', 'course_id', 'entity', 'rating', 'verified', 'source_key', 'source_label', 'external_url',
     'reviewer_id', 'reviewer_name', 'public_message', 'response_message', 'response_created_at', 'created_at',
   ] as const;
+  // Every list above has a total order (ids break ties): PostgreSQL returns tied rows in whatever order its
+  // plan gives, which differs between reading the whole catalogue and a few educators' rows.
   // Restricted to the educators' own reviews (a course's reviews are its educator's).
   const ofReviews = <Q extends { where: (...args: any[]) => Q }>(q: Q): Q => (only ? q.where('educator_id', 'in', ids) : q);
   const [educatorReviewRows, courseReviewRows, educatorReviewCounts, courseReviewCounts] = await Promise.all([
