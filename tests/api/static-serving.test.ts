@@ -114,7 +114,9 @@ describe('Accept-Encoding', () => {
   it('answers static files with the security headers (the policy itself is api/http/security-headers.ts)', async () => {
     const res = await raw('/floristry/wreaths/');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
+    // A page's own policy: its scripts by hash, and framed only by the site itself.
     expect(String(res.headers['content-security-policy'])).toMatch(/(^|;\s*)frame-ancestors 'self'(;|$)/);
+    expect(res.headers['content-security-policy']).toContain('script-src');
     const notModified = await raw('/floristry/wreaths/', { 'if-none-match': res.headers.etag as string });
     expect(notModified.status).toBe(304);
     expect(notModified.headers['x-content-type-options']).toBe('nosniff');
