@@ -95,9 +95,17 @@ export async function up(db: AnyDb): Promise<void> {
     .addUniqueConstraint('membership_credit_uses_checkout', ['checkout_id'])
     .execute();
 
+
+  // The test recurring provider's clock (PAYMENTS_MODE=test only): how far tests have moved it, in seconds.
+  await db.schema
+    .createTable('test_clocks')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('offset_seconds', 'bigint', (c) => c.notNull().defaultTo(0))
+    .execute();
 }
 
 export async function down(db: AnyDb): Promise<void> {
+  await db.schema.dropTable('test_clocks').ifExists().execute();
   await db.schema.dropTable('membership_credit_uses').ifExists().execute();
   await db.schema.dropTable('membership_payments').ifExists().execute();
   await db.schema.dropTable('memberships').ifExists().execute();

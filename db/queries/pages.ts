@@ -15,6 +15,7 @@ import type { CourseCard, OccurrenceView, OfferView, Review } from '../../src/li
 import { listedOccurrences, nextBookableOccurrence } from '../../src/domain/pricing.ts';
 import type { Occurrence as DomainOccurrence } from '../../src/domain/entities.ts';
 import { COURSE_CAROUSEL_SIZE } from '../../src/domain/carousel.ts';
+import type { PlanInterval } from '../../src/domain/memberships.ts';
 import { studentTravelLocationIds, toCourseCard, type CourseCardRow } from './course-cards.ts';
 
 /** Reviews kept per educator for the first page of the reviews page (plus one to know if more exist). */
@@ -71,6 +72,22 @@ export interface EducatorModel {
   /** First page of the educator's reviews, newest first. */
   reviews: Review[];
   reviewCount: number;
+  /** Listed membership plans, in the educator's order (empty: the memberships page says there are none). */
+  plans: MembershipPlanView[];
+}
+
+/** A membership plan as the public pages show it. */
+export interface MembershipPlanView {
+  id: string;
+  name: string;
+  description: string;
+  interval: PlanInterval;
+  passMonths: number | null;
+  price: number;
+  currency: string;
+  discountPercent: number;
+  creditsPerPeriod: number;
+  courseIds: string[] | null;
 }
 
 export interface PublicCatalogue {
@@ -133,6 +150,14 @@ async function readCatalogue(db: Db, now: number): Promise<PublicCatalogue> {
     db.selectFrom('lessons').selectAll().execute(),
     db.selectFrom('locations').selectAll().execute(),
   ]);
+  const planRows = await db.selectFrom('membership_plans').selectAll().where('listed', '=', true).orderBy('educator_id').orderBy('position').orderBy('id').execute();
+  const plansByEducator = new Map<string, MembershipPlanView[]>();
+  for (const p of planRows) {
+    push(plansByEducator, p.educator_id, {
+      id: p.id, name: p.name, description: p.description, interval: p.interval, passMonths: p.pass_months, price: Number(p.price),
+      currency: p.currency, discountPercent: Number(p.discount_percent), creditsPerPeriod: Number(p.credits_per_period), courseIds: p.course_ids,
+    });
+  }
 
   // First page of reviews per educator and per course (window functions work on SQLite and PostgreSQL).
   const reviewColumns = [
@@ -328,6 +353,7 @@ async function readCatalogue(db: Db, now: number): Promise<PublicCatalogue> {
       courses: courseModels,
       reviews: reviewsByEducator.get(educator.id) ?? [],
       reviewCount: reviewCountByEducator.get(educator.id) ?? 0,
+      plans: plansByEducator.get(educator.id) ?? [],
     };
   });
 

@@ -90,7 +90,13 @@ export interface MembershipCreditUsesTable {
   created_at: number;
 }
 
+export interface TestClocksTable {
+  id: string;
+  offset_seconds: number;
+}
+
 export interface MembershipTables {
+  test_clocks: TestClocksTable;
   membership_plans: MembershipPlansTable;
   memberships: MembershipsTable;
   membership_payments: MembershipPaymentsTable;

@@ -227,3 +227,15 @@ export function nextRetryAt(periodEnd: number, failedAttempts: number, timeZone:
   const days = RENEWAL_RETRY_DAYS[failedAttempts - 1];
   return days === undefined ? null : addLocalDays(periodEnd, days, timeZone);
 }
+
+/**
+ * The Join link of a plan: the checkout's membership flow in the page's context (the embed's own checkout page,
+ * the only one that may be framed), like the course page's booking button.
+ */
+export function membershipCheckoutHref(context: 'marketplace' | 'minisite' | 'embed', planId: string, parentUrl?: string | null): string {
+  const params = new URLSearchParams({ flow: 'membership', plan: planId });
+  if (context === 'embed') params.set('origin', 'embed');
+  if (context === 'minisite') params.set('origin', 'landing_page');
+  if (context === 'embed' && parentUrl) params.set('parent_window_url', parentUrl);
+  return `${context === 'embed' ? '/embed/checkout' : '/checkout'}?${params.toString()}`;
+}
