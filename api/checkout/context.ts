@@ -8,6 +8,7 @@ import type { Dialect } from '../../db/client.ts';
 import type { SessionUser } from '../auth/types.ts';
 import type { CheckoutRow } from '../../db/schema/checkout.ts';
 import type { AddOnRow, CheckoutCatalogue, OccurrenceCatalogue, OfferRow, Q } from '../../db/queries/checkout.ts';
+import type { Course } from '../../db/schema.ts';
 import type { Flow } from '../../src/domain/checkout/flows.ts';
 import { stepsFor, type StepId } from '../../src/domain/checkout/steps.ts';
 import type { SelectedOffer } from '../../src/domain/pricing.ts';
@@ -61,6 +62,15 @@ export interface PaymentStepState {
 
 /** Any flow's definition (a union: each flow's steps are its own). */
 export type AnyFlowDefinition = { [F in Flow]: FlowDefinition<F> }[Flow];
+
+/**
+ * The course a course flow sells. Flows that sell from the educator (FLOW_RULES courseTypes null) have none; the
+ * steps and outcomes that need a course are only ever part of course flows, so reaching here without one is a bug.
+ */
+export function courseOf(ctx: Pick<Ctx, 'cat'>): Course {
+  if (!ctx.cat.course) throw new Error('this step needs a course, and the checkout sells none');
+  return ctx.cat.course;
+}
 
 export interface Ctx {
   deps: Deps;
@@ -140,6 +150,7 @@ export function costOf(
   catalogue: { offers: ReadonlyArray<OfferRow>; addOns: ReadonlyArray<AddOnRow> },
   sel: Omit<Selection, 'spaces' | 'voucherId'>,
   voucher: VoucherLike | null,
+  options: { vat?: boolean } = {},
 ): CostSummary {
   const offerLines: PricedLine[] = sel.offers.map((line) => {
     const offer = catalogue.offers.find((o) => o.id === line.offerId);
@@ -154,9 +165,9 @@ export function costOf(
     addOns: addOnLines,
     extras: sel.extras,
     voucher,
-    vat: cat.educator.vat_settings,
+    vat: options.vat === false ? null : cat.educator.vat_settings,
     feesAbsorbed: cat.feesAbsorbed,
-    currency: cat.course.currency || 'GBP',
+    currency: cat.course?.currency || 'GBP',
   });
 }
 
@@ -176,5 +187,5 @@ export async function checkoutCost(ctx: Ctx): Promise<CostSummary | null> {
     if (!ctx.vouchers.has(sel.voucherId)) ctx.vouchers.set(sel.voucherId, await loadVoucherLike(ctx.q, sel.voucherId));
     voucher = ctx.vouchers.get(sel.voucherId) ?? null;
   }
-  return costOf(ctx.cat, ctx.def.catalogue(ctx), sel, voucher);
+  return costOf(ctx.cat, ctx.def.catalogue(ctx), sel, voucher, { vat: ctx.def.vat });
 }

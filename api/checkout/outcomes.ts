@@ -79,6 +79,12 @@ function outcomeLines(ctx: Ctx): OutcomeBase['lines'] {
   };
 }
 
+/** The shared columns of a course's outcome record (bookings, orders, requests, applications): its course is there. */
+export function courseBase(base: OutcomeBase): OutcomeBase & { course_id: string } {
+  if (!base.course_id) throw new Error('a course outcome needs its course');
+  return { ...base, course_id: base.course_id };
+}
+
 /** The payment columns of an outcome record (bookings, orders). */
 export function paymentColumns(pay: CompletionPayment) {
   return {
@@ -91,13 +97,18 @@ export function paymentColumns(pay: CompletionPayment) {
   };
 }
 
-/** Where the checkout row keeps each kind of outcome (spec 3: bookingId, orderId, requestId, applicationId). */
+/**
+ * Where the checkout row keeps each kind of outcome (spec 3: bookingId, orderId, requestId, applicationId). Every
+ * outcome is also kept as outcome_kind + outcome_id; a kind without a spec 3 field (null here) has only those.
+ */
 const OUTCOME_COLUMNS = {
   booking: 'booking_id',
   order: 'order_id',
   request: 'request_id',
   application: 'application_id',
-} as const satisfies Record<OutcomeKind, keyof Ctx['row']>;
+  giftVoucher: null,
+  membership: null,
+} as const satisfies Record<OutcomeKind, keyof Ctx['row'] | null>;
 
 /**
  * Records the flow's outcome and closes the checkout; the confirmation e-mails go after the commit. Idempotent
@@ -127,7 +138,10 @@ export async function complete(ctx: Ctx, pay: CompletionPayment): Promise<void> 
     created_at: ctx.now,
   };
   const outcome = await ctx.def.outcome(ctx, pay, base);
-  ctx.row[OUTCOME_COLUMNS[outcome.kind]] = outcome.id;
+  const column = OUTCOME_COLUMNS[outcome.kind];
+  if (column) ctx.row[column] = outcome.id;
+  ctx.row.outcome_kind = outcome.kind;
+  ctx.row.outcome_id = outcome.id;
   // A booking or order that costs something gets its invoice / receipt number in this same transaction, from the
   // educator's gap-free sequence (api/documents/numbering.ts).
   if (outcome.documents && (outcome.kind === 'booking' || outcome.kind === 'order')

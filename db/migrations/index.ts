@@ -10,6 +10,7 @@ import * as m0007 from './0007_documents.ts';
 import * as m0020 from './0020_payment_reconciliation.ts';
 import * as m0040 from './0040_search_read_model.ts';
 import * as m0050 from './0050_phone_e164.ts';
+import * as m0070 from './0070_checkouts_without_course.ts';
 import * as m0080 from './0080_memberships.ts';
 
 export const migrations: Record<string, Migration> = {
@@ -23,6 +24,7 @@ export const migrations: Record<string, Migration> = {
   '0020_payment_reconciliation': m0020,
   '0040_search_read_model': m0040,
   '0050_phone_e164': m0050,
+  '0070_checkouts_without_course': m0070,
   '0080_memberships': m0080,
 };
 

@@ -6,7 +6,7 @@ import { defaultOfferSelection } from '../../../src/domain/checkout/defaults.ts'
 import { voucherProperty } from '../../../src/domain/checkout/problems.ts';
 import { ACTION_PAYLOADS } from '../actions.ts';
 import { ADVANCE, STAY, action, defineStep, type StepDef } from '../definition.ts';
-import { domainOffers, entry, setEntry, stepObject, type Ctx, type PriceState } from '../context.ts';
+import { courseOf, domainOffers, entry, setEntry, stepObject, type Ctx, type PriceState } from '../context.ts';
 import { checkVoucher } from '../vouchers.ts';
 import { invalid, validateLines } from './lines.ts';
 
@@ -26,7 +26,7 @@ async function pickPricing(ctx: Ctx, payload: (typeof ACTION_PAYLOADS)[PricingAc
     const previous = entry<PriceState>(ctx, 'price')?.voucherId ?? null;
     const ownHold = await ctx.q.selectFrom('space_holds').select('voucher_id').where('checkout_id', '=', ctx.row.id).where('status', '=', 'held').executeTakeFirst();
     const check = await checkVoucher(ctx.q, {
-      educatorId: ctx.cat.educator.id, courseId: ctx.cat.course.id, codeOrId: payload.appliedPromoCode, now: ctx.now,
+      educatorId: ctx.cat.educator.id, courseId: courseOf(ctx).id, codeOrId: payload.appliedPromoCode, now: ctx.now,
       ownHold: !!ownHold?.voucher_id && ownHold.voucher_id === previous,
     });
     if (!check.ok) invalid([voucherProperty(check.reason)]);

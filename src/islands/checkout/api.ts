@@ -59,7 +59,9 @@ const post = <T>(path: string, body: unknown) => call<T>(path, { method: 'POST',
 
 export interface InitialiseBody {
   checkoutId: string | null;
-  courseId: string;
+  /** A course flow's course; a flow that sells from the educator sends `educatorId` instead. */
+  courseId?: string | null;
+  educatorId?: string | null;
   occurrenceId?: string | null;
   origin: string;
   bookedOnURL: string;
@@ -75,8 +77,8 @@ export const checkoutApi = {
   form: (formId: string) => call<FormView>(`/forms/${encodeURIComponent(formId)}/view`),
   studentMetadata: (formId: string) => call<{ values?: Record<string, unknown> } & Record<string, unknown>>(`/student_metadata/form/${encodeURIComponent(formId)}`),
   costSummary: (body: CostSummaryRequest) => post<CostSummaryView & { pricing_hidden?: boolean }>('/custom/get-checkout-summary', body),
-  paymentOptions: (courseId: string, educatorId: string) =>
-    call<PaymentOptionsView>(`/checkout/payment-options?courseId=${encodeURIComponent(courseId)}&educatorId=${encodeURIComponent(educatorId)}`),
+  paymentOptions: (courseId: string | null, educatorId: string) =>
+    call<PaymentOptionsView>(`/checkout/payment-options?${courseId ? `courseId=${encodeURIComponent(courseId)}&` : ''}educatorId=${encodeURIComponent(educatorId)}`),
   validateVoucher: (body: { code: string; course_ref: string; educator_ref: string; origin: string }) =>
     post<{ voucher_id: string; code?: string }>('/vouchers/validate', body),
   slots: (educatorSlug: string, courseSlug: string, from: string, to: string, duration: number) =>
