@@ -6,11 +6,14 @@ import type { Deps } from './app.ts';
 import type { BackgroundJob } from './background.ts';
 import { holdSweeperJob } from './checkout/hold-sweeper.ts';
 import { paymentReconcilerJob } from './checkout/reconciler.ts';
+import { membershipRenewalJob } from './memberships/job.ts';
 
 export function backgroundJobs(deps: Deps): BackgroundJob[] {
   return [
     // Lapsed holds released, unsettled provider payments reconciled (DESIGN 11).
     holdSweeperJob(deps),
     paymentReconcilerJob(deps),
+    // Memberships renewed, retried or ended as their periods end.
+    membershipRenewalJob(deps),
   ];
 }

@@ -92,6 +92,7 @@ export const ACTION_PAYLOADS = {
     selectedAddons: z.array(addOnLine).max(100).optional().default([]),
   }),
   'message filled': z.object({ message }),
+  'membership plan picked': z.object({ planId: id }),
   'go back': z.object({}),
 } satisfies Record<string, z.ZodTypeAny>;
 

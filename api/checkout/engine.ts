@@ -132,9 +132,13 @@ async function saveRow(ctx: Ctx): Promise<void> {
 }
 
 /** Spec 2.14: once the learner is logged in, the login step gives way to the first after-login step. */
-function settleLogin(ctx: Ctx): boolean {
+async function settleLogin(ctx: Ctx): Promise<boolean> {
   if (ctx.user && ctx.row.current_step === 'login' && ctx.row.status === 'open') {
-    ctx.row.current_step = flowSteps(ctx.flow).afterLogin[0]!;
+    const first = flowSteps(ctx.flow).afterLogin[0]!;
+    ctx.row.current_step = first;
+    // Arriving there is entering it, as advancing would (a flow whose first after-login step is Payment fixes its
+    // total and holds here).
+    await stepObject(ctx, first)?.enter?.(ctx);
     return true;
   }
   return false;
@@ -212,7 +216,7 @@ export async function getCheckout(deps: Deps, user: SessionUser | null, id: stri
       const locked = await lockRow(tx, deps, id);
       if (!locked) fail(checkoutNotFoundProblem());
       const inner = await loadCtx(deps, tx, locked, user);
-      if (settleLogin(inner)) await saveRow(inner);
+      if (await settleLogin(inner)) await saveRow(inner);
       return inner;
     });
     ctx = withHandle(settled, deps.db);
@@ -263,7 +267,7 @@ export async function submitResponse(deps: Deps, user: SessionUser | null, id: s
         fail(problems.checkoutSubmission());
       }
       if (row.status !== 'open') fail(problems.checkoutSubmission());
-      settleLogin(inner);
+      await settleLogin(inner);
       if (bound === null) await goBack(inner);
       else await apply(inner, envelope.action, bound, prepared);
       await saveRow(inner);

@@ -66,6 +66,12 @@ export const FLOW_RULES = {
     steps: { beforeLogin: ['date', 'spaces'], afterLogin: ['contactDetails', 'confirmation'] },
     paymentMethods: ['manual'],
   },
+  // Joining a membership plan: sold by the educator, paid by card (the card is charged again at each renewal).
+  membership: {
+    pathSlug: 'membership', courseTypes: null, dated: false,
+    steps: { beforeLogin: ['plan'], afterLogin: ['payment', 'confirmation'] },
+    paymentMethods: ['card'],
+  },
 } as const satisfies Record<string, FlowRules>;
 
 export type Flow = keyof typeof FLOW_RULES;
