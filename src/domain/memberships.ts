@@ -232,8 +232,8 @@ export function nextRetryAt(periodEnd: number, failedAttempts: number, timeZone:
  * The Join link of a plan: the checkout's membership flow in the page's context (the embed's own checkout page,
  * the only one that may be framed), like the course page's booking button.
  */
-export function membershipCheckoutHref(context: 'marketplace' | 'minisite' | 'embed', planId: string, parentUrl?: string | null): string {
-  const params = new URLSearchParams({ flow: 'membership', plan: planId });
+export function membershipCheckoutHref(context: 'marketplace' | 'minisite' | 'embed', educatorSlug: string, planId: string, parentUrl?: string | null): string {
+  const params = new URLSearchParams({ flow: 'membership', educator: educatorSlug, plan: planId });
   if (context === 'embed') params.set('origin', 'embed');
   if (context === 'minisite') params.set('origin', 'landing_page');
   if (context === 'embed' && parentUrl) params.set('parent_window_url', parentUrl);

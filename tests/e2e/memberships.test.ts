@@ -28,8 +28,9 @@ describe('the memberships page', () => {
         expect(await plans.nth(2).textContent()).toContain('£55.00 for 3 months');
         expect(await plans.nth(2).textContent()).toContain('Yin Yoga Evening');
         const join = await first.getByRole('link', { name: 'Join Unlimited Calm' }).getAttribute('href');
-        const expected = context === 'embed' ? '/embed/checkout?flow=membership&plan=plan_0004_1&origin=embed'
-          : context === 'minisite' ? '/checkout?flow=membership&plan=plan_0004_1&origin=landing_page' : '/checkout?flow=membership&plan=plan_0004_1';
+        const query = `flow=membership&educator=${STILLWATER.slug}&plan=plan_0004_1`;
+        const expected = context === 'embed' ? `/embed/checkout?${query}&origin=embed`
+          : context === 'minisite' ? `/checkout?${query}&origin=landing_page` : `/checkout?${query}`;
         expect(join).toBe(expected);
       } finally {
         await browser.close();

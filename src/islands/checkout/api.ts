@@ -68,7 +68,11 @@ export interface InitialiseBody {
   utms: Record<string, string>;
 }
 
+/** A membership plan as the Plan step lists it (GET /api/educators/{id}/membership-plans). */
+export interface MembershipPlanOption { id: string; name: string; description: string; priceText: string; benefits: string[] }
+
 export const checkoutApi = {
+  membershipPlans: (educatorId: string) => call<{ plans: MembershipPlanOption[] }>(`/educators/${encodeURIComponent(educatorId)}/membership-plans`),
   initialise: (flow: Flow, body: InitialiseBody) => post<CheckoutState>(initialisePath(flow), body),
   get: (checkoutId: string) => call<CheckoutState>(`/checkout/${encodeURIComponent(checkoutId)}`),
   /** The submit-response envelope: {action, payload}. */
