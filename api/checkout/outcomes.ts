@@ -14,6 +14,9 @@ import { acquireHold, commitHold, currentHold } from './holds.ts';
 import { checkoutCost, entry, type Ctx, type PaymentStepState } from './context.ts';
 import type { CompletionPayment, OutcomeBase, OutcomeKind } from './definition.ts';
 import { notifyOutcome } from './notify.ts';
+import { memberOf } from './context.ts';
+import { MEMBER_CREDIT_TEXT, summarySpendsCredit } from '../../src/domain/memberships.ts';
+import { spendCredit } from '../memberships/service.ts';
 
 /**
  * Takes the hold for the checkout's current selection; throws the sold-out / voucher / lapsed problem on failure.
@@ -138,6 +141,7 @@ export async function complete(ctx: Ctx, pay: CompletionPayment): Promise<void> 
     created_at: ctx.now,
   };
   const outcome = await ctx.def.outcome(ctx, pay, base);
+  await spendMemberCredit(ctx, outcome);
   const column = OUTCOME_COLUMNS[outcome.kind];
   if (column) ctx.row[column] = outcome.id;
   ctx.row.outcome_kind = outcome.kind;
@@ -166,4 +170,22 @@ export async function complete(ctx: Ctx, pay: CompletionPayment): Promise<void> 
   ctx.row.current_step = 'confirmation';
   const snapshot = { ...ctx.row };
   ctx.after.push(() => notifyOutcome(ctx.deps, snapshot, ctx.cat));
+}
+
+/**
+ * A selection that pays a space with a membership credit spends it here, in the completing transaction, by one
+ * conditional update: if the period's credits were all spent meanwhile (another booking, at the same moment), the
+ * outcome is not recorded (a payment taken is given back by the engine).
+ */
+async function spendMemberCredit(ctx: Ctx, outcome: { kind: string; id: string }): Promise<void> {
+  const summary = ctx.row.cost_summary as Parameters<typeof summarySpendsCredit>[0];
+  if (!summarySpendsCredit(summary)) return;
+  const value = -(summary?.summary_items?.discountSummary?.find((l) => l.text === MEMBER_CREDIT_TEXT) as { value?: number } | undefined)?.value! || 0;
+  const member = await memberOf(ctx);
+  const spent = member && await spendCredit(ctx.q, {
+    membershipId: member.membership.id, checkoutId: ctx.row.id, bookingId: outcome.kind === 'booking' ? outcome.id : null, value, now: ctx.now,
+  });
+  if (!spent) {
+    throw new ProblemError(problems.validation([{ key: 'stepState.price.useMembershipCredit', name: 'Membership credit', message: 'none left this period' }]));
+  }
 }

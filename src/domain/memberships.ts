@@ -239,3 +239,20 @@ export function membershipCheckoutHref(context: 'marketplace' | 'minisite' | 'em
   if (context === 'embed' && parentUrl) params.set('parent_window_url', parentUrl);
   return `${context === 'embed' ? '/embed/checkout' : '/checkout'}?${params.toString()}`;
 }
+
+/** The cost summary line of a credit spent (its text marks the selection as paying with a credit). */
+export const MEMBER_CREDIT_TEXT = 'Membership credit (1 space)';
+
+/** The member's benefits as the cost summary's discount lines (negative values), for `computeCostSummary`. */
+export function memberDiscountLines(lines: ReadonlyArray<BenefitLine>, terms: { discountPercent: number; useCredit: boolean }): { text: string; value: number }[] {
+  const { creditValue, discount } = memberBenefit(lines, terms);
+  const out: { text: string; value: number }[] = [];
+  if (terms.useCredit && creditApplies(lines)) out.push({ text: MEMBER_CREDIT_TEXT, value: -creditValue });
+  if (discount > 0) out.push({ text: `Member price (${terms.discountPercent}% off)`, value: -discount });
+  return out;
+}
+
+/** Whether a stored cost summary spends a credit. */
+export function summarySpendsCredit(summary: { summary_items?: { discountSummary?: ReadonlyArray<{ text: string }> } } | null | undefined): boolean {
+  return !!summary?.summary_items?.discountSummary?.some((l) => l.text === MEMBER_CREDIT_TEXT);
+}
