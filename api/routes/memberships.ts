@@ -16,7 +16,7 @@ import { requireUser } from '../auth/middleware.ts';
 import { ProblemError, problems } from '../../src/domain/problems.ts';
 import { planBenefitTexts, planPriceText, planTerms } from '../../src/domain/memberships.ts';
 import { documentToken, verifyDocumentToken } from '../checkout/ids.ts';
-import { cancelMembership, membershipsOf, renewDue } from '../memberships/service.ts';
+import { benefitsFor, cancelMembership, membershipsOf, renewDue } from '../memberships/service.ts';
 import { advanceTestClock, membershipNow } from '../memberships/clock.ts';
 import { membershipReceiptPdf } from '../memberships/receipt.ts';
 
@@ -36,6 +36,20 @@ export function membershipsRoutes() {
         const terms = planTerms(p);
         return { id: p.id, name: p.name, description: p.description, ...terms, priceText: planPriceText(terms), benefits: planBenefitTexts(terms) };
       }),
+    });
+  });
+
+  // The signed-in learner's benefits on one course (the Spaces step's "Use 1 credit", the booking aside).
+  app.get('/memberships/benefits', async (c) => {
+    const query = benefitsQuery.safeParse({ courseId: c.req.query('courseId') });
+    if (!query.success) throw new ProblemError(problems.validation([{ key: 'courseId', name: 'courseId', message: 'is required' }]));
+    const user = c.var.user;
+    const { deps } = c.var;
+    const course = await deps.db.selectFrom('courses').select(['id', 'educator_id']).where('id', '=', query.data.courseId).executeTakeFirst();
+    if (!user || !course) return c.json({ member: null });
+    const b = await benefitsFor(deps.db, { userId: user.id, educatorId: course.educator_id, courseId: course.id, now: await membershipNow(deps, deps.db) });
+    return c.json({
+      member: b ? { membershipId: b.membership.id, planName: b.plan.name, discountPercent: b.discountPercent, creditsLeft: b.creditsLeft, creditsPerPeriod: Number(b.plan.credits_per_period) } : null,
     });
   });
 
@@ -84,6 +98,7 @@ export function membershipsRoutes() {
   return app;
 }
 
+const benefitsQuery = z.object({ courseId: z.string().min(1).max(200) });
 const clockBody = z.object({ advanceSeconds: z.number().int().min(0).max(5 * 366 * 86400) });
 const cardBody = z.object({ card_number: z.string().min(12).max(40) });
 
