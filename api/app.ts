@@ -11,12 +11,14 @@ import type { Config } from './config.ts';
 import type { Db, Dialect } from '../db/client.ts';
 import { problemResponse, toProblem } from './http/errors.ts';
 import { resolveSite, requestHost, type RequestSite } from './http/context.ts';
-import { findStaticFile, staticResponse } from './http/static.ts';
+import { findStaticFile, staticAnswer, staticAnswerResponse, writeStaticAnswer, type StaticAnswer } from './http/static.ts';
 import { problems } from '../src/domain/problems.ts';
 import { loggerFor } from './log.ts';
 import { requestLog } from './http/request-log.ts';
+import { requestBodyLimit } from './http/body-limit.ts';
+import { refuseNulInUrl } from './http/nul.ts';
 import { healthRoutes } from './routes/health.ts';
-// Checkout (issue 5).
+// Checkout.
 import { paymentOptionsRoutes } from './routes/payment-options.ts';
 import { checkoutRoutes } from './routes/checkout.ts';
 import { formsRoutes } from './routes/forms.ts';
@@ -35,7 +37,7 @@ import { searchRoutes } from './routes/search.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
 import { captchaRoutes } from './routes/captcha.ts';
 import type { SessionUser } from './auth/types.ts';
-// Accounts (issue 4): session middleware, CSRF check, auth / identity / saved courses / reviews / claims / account routes.
+// Accounts: session middleware, CSRF check, auth / identity / saved courses / reviews / claims / account routes.
 import { authMiddleware, requestSession } from './auth/middleware.ts';
 import { csrfProtection } from './http/csrf.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -44,7 +46,7 @@ import { savedCoursesRoutes } from './routes/saved-courses.ts';
 import { learnerReviewsRoutes } from './routes/learner-reviews.ts';
 import { claimsRoutes } from './routes/claims.ts';
 import { accountRoutes } from './routes/account.ts';
-// Payments (issue 6): provider webhooks (raw body, signature-verified; no Origin header, so CSRF lets them through).
+// Payments: provider webhooks (raw body, signature-verified; no Origin header, so CSRF lets them through).
 import { paymentWebhookRoutes } from './routes/payment-webhooks.ts';
 import { membershipsRoutes, membershipTestRoutes } from './routes/memberships.ts';
 import { createPageServices } from './pages/services.ts';
@@ -76,7 +78,9 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
   app.onError((err, c) => {
     const problem = toProblem(err);
     if (problem.status >= 500) log.error('request failed', { requestId: c.var.requestId, path: c.req.path, error: err });
-    return problemResponse(c, problem, config.ERRORS_HOST);
+    const res = problemResponse(c, problem, config.ERRORS_HOST);
+    if (problem.status === 429 && typeof problem.retryAfter === 'number') res.headers.set('retry-after', String(problem.retryAfter));
+    return res;
   });
 
   // First, so every request is logged and carries its id, whatever answers it.
@@ -85,7 +89,16 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
     c.set('deps', deps);
     c.set('site', resolveSite(requestHost(c, config), c.req.path, config));
     c.set('user', null);
+    // Also on the Node response before anything answers, so answers written straight to it (static files,
+    // Astro's on-demand pages) carry them; a Hono answer's own headers of the same name still win.
+    const outgoing = (c.env as Partial<AppEnv['Bindings']> | undefined)?.outgoing;
+    if (outgoing) {
+      outgoing.setHeader('x-content-type-options', 'nosniff');
+      outgoing.setHeader('referrer-policy', 'strict-origin-when-cross-origin');
+      outgoing.setHeader('content-security-policy', c.var.site.context === 'embed' ? 'frame-ancestors *' : "frame-ancestors 'self'");
+    }
     await next();
+    if (outgoing?.headersSent) return;
     const h = c.res.headers;
     h.set('x-content-type-options', 'nosniff');
     h.set('referrer-policy', 'strict-origin-when-cross-origin');
@@ -93,6 +106,9 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
     if (c.var.site.context === 'embed') h.set('content-security-policy', 'frame-ancestors *');
     else if (!h.has('content-security-policy')) h.set('content-security-policy', "frame-ancestors 'self'");
   });
+  // Before any route reads a body: every body has a size limit (413 before it is read whole).
+  app.use('*', requestBodyLimit());
+  app.use('*', refuseNulInUrl());
 
   const api = new Hono<AppEnv>();
   // Accounts: refuse cross-site state-changing requests, then resolve the session into c.var.user.
@@ -147,11 +163,16 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
     // enquiry data (unknown, or not contactable) is a real 404, not a 200 page that says so.
     if (!site.minisiteSlug && (path === '/embed/enquiry' || path === '/embed/enquiry/')) {
       const slug = c.req.query('educator') ?? '';
-      if (!/^[a-z0-9][a-z0-9-]{0,199}$/.test(slug) || !(await findStaticFile(clientDir, `/embed/${slug}/enquiry.json`))) return notFound(c);
+      if (!/^[a-z0-9][a-z0-9-]{0,199}$/.test(slug) || !findStaticFile(clientDir, `/embed/${slug}/enquiry.json`)) return notFound(c);
     }
-    const file = await findStaticFile(clientDir, lookup);
+    const file = findStaticFile(clientDir, lookup);
     if (!file) return next();
-    return staticResponse(file, path, c.req.method);
+    return sendStatic(c, staticAnswer(file, path, {
+      method: c.req.method,
+      acceptEncoding: c.req.header('accept-encoding'),
+      ifNoneMatch: c.req.header('if-none-match'),
+      ifModifiedSince: c.req.header('if-modified-since'),
+    }));
   });
 
   // On-demand pages (checkout, login, profile…) rendered by Astro in middleware mode.
@@ -189,12 +210,17 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
   app.all('*', (c) => notFound(c));
 
   async function notFound(c: import('hono').Context<AppEnv>): Promise<Response> {
-    const file = await findStaticFile(clientDir, '/404.html');
-    if (file) {
-      const res = staticResponse(file, '/404.html', c.req.method);
-      return new Response(res.body, { status: 404, headers: res.headers });
-    }
+    const file = findStaticFile(clientDir, '/404.html');
+    if (file) return sendStatic(c, staticAnswer(file, '/404.html', { method: c.req.method, acceptEncoding: c.req.header('accept-encoding') }, 404));
     return c.text('Not found', 404);
+  }
+
+  /** Written straight to the Node response when there is one (api/http/static.ts), else as a Response. */
+  function sendStatic(c: import('hono').Context<AppEnv>, answer: StaticAnswer): Response {
+    const outgoing = (c.env as Partial<AppEnv['Bindings']> | undefined)?.outgoing;
+    if (!outgoing) return staticAnswerResponse(answer);
+    writeStaticAnswer(answer, outgoing);
+    return RESPONSE_ALREADY_SENT;
   }
 
   return app;

@@ -7,12 +7,15 @@ import type { BackgroundJob } from './background.ts';
 import { holdSweeperJob } from './checkout/hold-sweeper.ts';
 import { paymentReconcilerJob } from './checkout/reconciler.ts';
 import { membershipRenewalJob } from './memberships/job.ts';
+import { mailOutboxJob } from './mail/worker.ts';
 
 export function backgroundJobs(deps: Deps): BackgroundJob[] {
   return [
     // Lapsed holds released, unsettled provider payments reconciled (DESIGN 11).
     holdSweeperJob(deps),
     paymentReconcilerJob(deps),
+    // The e-mail outbox: queued messages sent, retried with backoff, dead after the last try (api/mail).
+    mailOutboxJob(deps),
     // Memberships renewed, retried or ended as their periods end.
     membershipRenewalJob(deps),
   ];

@@ -1,10 +1,10 @@
 /**
- * The membership e-mails to the learner: joined, renewed, renewal failed, cancelled. They go through the
- * product's mailer (the outbox by default, SMTP when configured) behind this one function, after the change is
- * committed; a failure to send is logged and never undoes the change.
+ * The membership e-mails to the learner: joined, renewed, renewal failed, cancelled. They are queued in the e-mail
+ * outbox (api/mail: sent by its worker, retried with backoff) after the change is committed; a failure to queue is
+ * logged and never undoes the change.
  */
 import type { Deps } from '../app.ts';
-import { mailerFor } from '../mail/index.ts';
+import { queueMail } from '../mail/index.ts';
 import { loggerFor } from '../log.ts';
 import { formatPence } from '../../src/domain/money.ts';
 import { formatDay } from '../../src/lib/format.ts';
@@ -38,10 +38,10 @@ export async function sendMembershipMail(deps: Deps, kind: MembershipMailKind, m
         : `We could not take the payment of ${price} for your ${m.plan} membership of ${m.educator}. Your member benefits are paused; we will try again on ${formatDay(Number(m.next_attempt_at))}.`,
       cancelled: `Your ${m.plan} membership of ${m.educator} is cancelled. Your benefits continue until ${until}, and you will not be charged again.`,
     };
-    await mailerFor(deps).send({
+    await queueMail(deps.db, {
       to: m.email, subject: MEMBERSHIP_MAIL_SUBJECTS[kind](m.plan, m.educator), text: `${hello}\n\n${body[kind]}\n\nYour memberships: ${deps.config.PUBLIC_PROTOCOL}://${deps.config.PUBLIC_HOST}/profile\n`,
       tag: `membership-${kind}`,
-    });
+    }, { now: deps.now() });
   } catch (error) {
     loggerFor(deps.config).error('membership mail failed', { kind, membershipId, error });
   }

@@ -1,5 +1,5 @@
 /**
- * Sign-up, log-in and log-out (issue 4), under /api/auth:
+ * Sign-up, log-in and log-out, under /api/auth:
  *
  * (GET /identity lives in api/routes/identity.ts.)
  *
@@ -34,7 +34,7 @@ import { forgetRequestSession, requestSession, requireUser } from '../auth/middl
 import { identityOf } from '../auth/identity.ts';
 import { mainSiteOrigin, minisiteSiteOrigin, ownSiteOf, usesHandoff } from '../auth/site.ts';
 import { accountExistsEmail, magicLinkEmail, signupEmail } from '../auth/emails.ts';
-import { mailerFor } from '../mail/index.ts';
+import { queueMail } from '../mail/index.ts';
 import {
   clearHandoffStateCookie,
   clearSessionCookie,
@@ -42,7 +42,7 @@ import {
   setHandoffStateCookie,
   setSessionCookie,
 } from '../http/cookies.ts';
-import { assertUnderLimits, clientIp, emailBucket, ipBucket, recordHits, type RateRule } from '../http/rate-limit.ts';
+import { clientIp, emailBucket, emailIpBucket, ipBucket, refundHits, takeHits, type RateRule } from '../http/rate-limit.ts';
 import type { Config } from '../config.ts';
 import type { AuthMethod } from '../../db/schema/accounts.ts';
 import { loggerFor } from '../log.ts';
@@ -77,11 +77,17 @@ function mailRules(c: Context<AppEnv>, email: string): RateRule[] {
   ];
 }
 
+/**
+ * Failed logins: per address from this client (the limit that stops a guesser), per client, and per
+ * address from everywhere (a looser ceiling), so someone else's failures do not lock the owner out.
+ */
 function loginRules(c: Context<AppEnv>, email: string): RateRule[] {
   const config = c.var.deps.config;
+  const ip = clientIp(c);
   return [
-    { bucket: emailBucket('login', email), limit: config.RATE_LIMIT_LOGIN_PER_EMAIL, windowSeconds: WINDOW },
-    { bucket: ipBucket('login', clientIp(c)), limit: config.RATE_LIMIT_LOGIN_PER_IP, windowSeconds: WINDOW },
+    { bucket: emailIpBucket('login', email, ip), limit: config.RATE_LIMIT_LOGIN_PER_EMAIL, windowSeconds: WINDOW },
+    { bucket: ipBucket('login', ip), limit: config.RATE_LIMIT_LOGIN_PER_IP, windowSeconds: WINDOW },
+    { bucket: emailBucket('login', email), limit: config.RATE_LIMIT_LOGIN_PER_EMAIL_ALL_IPS, windowSeconds: WINDOW },
   ];
 }
 
@@ -134,23 +140,24 @@ export function authRoutes() {
     }));
     const email = assertValidEmail(body.email);
     const rules = mailRules(c, email);
-    await assertUnderLimits(db, rules, now);
-    await recordHits(db, rules, now);
+    await takeHits(db, rules, now);
     // Hash in every case, so both answers take the same time.
     const passwordHash = await hashPassword(body.password, config.SCRYPT_LOG_N);
     const redirect = keepRedirect(body.redirect, config);
     const existing = await findUserByEmail(db, email);
-    const mailer = mailerFor(c.var.deps);
-    if (existing) {
-      const token = await issueToken(db, { purpose: 'magic-link', email, userId: existing.id, payload: { redirect } }, now);
-      await mailer.send(accountExistsEmail(email, existing.first_name || null, linkUrl(config, token)));
-    } else {
-      const token = await issueToken(db, {
-        purpose: 'signup', email,
-        payload: { firstName: body.firstName, lastName: body.lastName, passwordHash, redirect },
-      }, now);
-      await mailer.send(signupEmail(email, body.firstName, linkUrl(config, token)));
-    }
+    // The link and its e-mail commit together; the outbox worker sends it (the request never waits for SMTP).
+    await db.transaction().execute(async (tx) => {
+      if (existing) {
+        const token = await issueToken(tx, { purpose: 'magic-link', email, userId: existing.id, payload: { redirect } }, now);
+        await queueMail(tx, accountExistsEmail(email, existing.first_name || null, linkUrl(config, token)), { now });
+      } else {
+        const token = await issueToken(tx, {
+          purpose: 'signup', email,
+          payload: { firstName: body.firstName, lastName: body.lastName, passwordHash, redirect },
+        }, now);
+        await queueMail(tx, signupEmail(email, body.firstName, linkUrl(config, token)), { now });
+      }
+    });
     return c.json({ status: 'check-email', email }, 202);
   });
 
@@ -165,21 +172,21 @@ export function authRoutes() {
     }));
     const email = assertValidEmail(body.email);
     const rules = mailRules(c, email);
-    await assertUnderLimits(db, rules, now);
-    await recordHits(db, rules, now);
+    await takeHits(db, rules, now);
     const redirect = keepRedirect(body.redirect, config);
     const existing = await findUserByEmail(db, email);
-    const mailer = mailerFor(c.var.deps);
-    if (existing) {
-      const token = await issueToken(db, { purpose: 'magic-link', email, userId: existing.id, payload: { redirect } }, now);
-      await mailer.send(magicLinkEmail(email, existing.first_name || null, linkUrl(config, token)));
-    } else {
-      const token = await issueToken(db, {
-        purpose: 'signup', email,
-        payload: { firstName: body.firstName ?? '', lastName: body.lastName ?? '', passwordHash: null, redirect },
-      }, now);
-      await mailer.send(signupEmail(email, body.firstName || null, linkUrl(config, token)));
-    }
+    await db.transaction().execute(async (tx) => {
+      if (existing) {
+        const token = await issueToken(tx, { purpose: 'magic-link', email, userId: existing.id, payload: { redirect } }, now);
+        await queueMail(tx, magicLinkEmail(email, existing.first_name || null, linkUrl(config, token)), { now });
+      } else {
+        const token = await issueToken(tx, {
+          purpose: 'signup', email,
+          payload: { firstName: body.firstName ?? '', lastName: body.lastName ?? '', passwordHash: null, redirect },
+        }, now);
+        await queueMail(tx, signupEmail(email, body.firstName || null, linkUrl(config, token)), { now });
+      }
+    });
     return c.json({ status: 'check-email', email }, 202);
   });
 
@@ -216,15 +223,15 @@ export function authRoutes() {
     const body = await parseJson(c, z.object({ email: emailField, password: z.string().min(1).max(200) }));
     const email = normaliseEmail(body.email);
     const rules = loginRules(c, email);
-    await assertUnderLimits(db, rules, now);
+    // The attempt is counted before the password is checked (one atomic step per bucket), and given back
+    // when it was right: only failures count, and parallel guesses cannot all slip past the limit.
+    await takeHits(db, rules, now);
     const user = await findUserByEmail(db, email);
     const ok = user?.password_hash
       ? await verifyPassword(body.password, user.password_hash)
       : await verifyDummyPassword(body.password, config.SCRYPT_LOG_N);
-    if (!ok || !user) {
-      await recordHits(db, rules, now);
-      throw new ProblemError(authProblems.invalidCredentials());
-    }
+    if (!ok || !user) throw new ProblemError(authProblems.invalidCredentials());
+    await refundHits(db, rules, now);
     const sessionUser = await startCookieSession(c, user.id, 'password');
     return c.json({ identity: await identityOf(db, sessionUser, c.var.site, config) }, 200, { 'cache-control': 'no-store' });
   });

@@ -1,5 +1,5 @@
 /**
- * The checkout (spec 7 "Checkout", issue 5):
+ * The checkout (spec 7 "Checkout"):
  *   POST /api/checkout/initialise/{booking|order|request|date-booking-request|group-booking-request|booking-application}
  *        {checkoutId, courseId, origin, bookedOnURL, utms, occurrenceId?} → the checkout state
  *   GET  /api/checkout/{checkoutId} → the checkout state
@@ -9,20 +9,14 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../app.ts';
-import { parseParams } from '../http/parse.ts';
+import { parseParams, readJson } from '../http/parse.ts';
 import { ProblemError, problems } from '../../src/domain/problems.ts';
 import { flowFromSlug } from '../../src/domain/checkout/flows.ts';
 import { abandonCheckout, getCheckout, initialiseCheckout, submitResponse } from '../checkout/engine.ts';
 
 const idParams = z.object({ checkoutId: z.string().min(1).max(200) });
 
-async function jsonBody(c: { req: { json(): Promise<unknown> } }): Promise<unknown> {
-  try {
-    return await c.req.json();
-  } catch {
-    throw new ProblemError(problems.validation([{ key: 'body', message: 'must be a JSON object' }]));
-  }
-}
+const jsonBody = readJson;
 
 export function checkoutRoutes() {
   const app = new Hono<AppEnv>();

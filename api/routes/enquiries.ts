@@ -22,6 +22,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
+import { clientIp } from '../http/client-ip.ts';
 import type { AppEnv } from '../app.ts';
 import { parseJson } from '../http/parse.ts';
 import { verifyCaptcha } from '../captcha/index.ts';
@@ -74,9 +75,8 @@ const clean = (v: string | null | undefined): string | null => {
 
 function ipHash(c: Context<AppEnv>): string | null {
   const { config } = c.var.deps;
-  const forwarded = config.TRUST_PROXY ? c.req.header('x-forwarded-for')?.split(',')[0]?.trim() : undefined;
-  const ip = forwarded || c.env?.incoming?.socket?.remoteAddress;
-  if (!ip) return null;
+  const ip = clientIp(c);
+  if (ip === 'unknown') return null;
   return createHash('sha256').update(`${config.APP_SECRET}:ip:${ip}`).digest('hex').slice(0, 32);
 }
 

@@ -1,6 +1,6 @@
 /**
  * Accounts: sign-up and log-in both ways, log-out, identity, cookies, tokens, rate limits,
- * cross-site request refusal, the minisite hand-off and the embed code exchange (issue 4, items 1, 2, 9, 10).
+ * cross-site request refusal, the minisite hand-off and the embed code exchange.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,10 +15,18 @@ import { sha256 } from '../../api/auth/crypto.ts';
 import { loadConfig } from '../../api/config.ts';
 import { ownSiteOf, sharedCookieDomain } from '../../api/auth/site.ts';
 import { keepRedirect } from '../../api/routes/auth.ts';
+import { educatorRow } from './public-fixtures.ts';
+import type { Db } from '../../db/client.ts';
+
+/** The minisite these tests use: its origin is ours only while an educator has the slug. */
+async function addAcme(db: Db) {
+  await db.insertInto('educators').values(educatorRow({ id: 'edu_acme', slug: 'acme', name: 'Acme' })).execute();
+}
 
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer({ OUTBOX_DIR: mkdtempSync(join(tmpdir(), 'mkt-outbox-')) });
+  await addAcme(server.db);
 });
 afterAll(async () => server.close());
 
@@ -344,8 +352,9 @@ describe('embed login without third-party cookies', () => {
 
 describe('shared cookie mode (a PUBLIC_HOST with a parent domain)', () => {
   it('sets the session cookie on the parent domain, Secure, and needs no hand-off', async () => {
-    const shared = await startTestServer({ PUBLIC_HOST: 'marketplace.example', PUBLIC_PROTOCOL: 'https', OUTBOX_DIR: mkdtempSync(join(tmpdir(), 'mkt-outbox-')) });
+    const shared = await startTestServer({ PUBLIC_HOST: 'marketplace.example', PUBLIC_PROTOCOL: 'https', APP_SECRET: 'x'.repeat(48), OUTBOX_DIR: mkdtempSync(join(tmpdir(), 'mkt-outbox-')) });
     try {
+      await addAcme(shared.db);
       const { user } = await signUpAndLogin(shared);
       const res = await rawRequest(shared, '/api/auth/login', {
         method: 'POST', host: 'marketplace.example', headers: { origin: 'https://acme.marketplace.example' },
