@@ -188,7 +188,8 @@ export default function CheckoutApp({ bootstrap }: { bootstrap: CheckoutBootstra
   let content: ReactNode;
   if (restricted && b.course) {
     content = <Restricted />;
-  } else if (!state || !b.course || !b.educator) {
+  } else if (!state || !b.educator || (!b.course && !!state.courseId)) {
+    // A course flow waits for its course; a flow without one (a membership) needs only the educator.
     content = (
       <div className="checkout-loading">
         <Spinner label="Loading the checkout" />
