@@ -7,6 +7,7 @@ import type { BackgroundJob } from './background.ts';
 import { holdSweeperJob } from './checkout/hold-sweeper.ts';
 import { paymentReconcilerJob } from './checkout/reconciler.ts';
 import { membershipRenewalJob } from './memberships/job.ts';
+import { publisherFor } from './publish/job.ts';
 import { mailOutboxJob } from './mail/worker.ts';
 
 export function backgroundJobs(deps: Deps): BackgroundJob[] {
@@ -14,6 +15,8 @@ export function backgroundJobs(deps: Deps): BackgroundJob[] {
     // Lapsed holds released, unsettled provider payments reconciled (DESIGN 11).
     holdSweeperJob(deps),
     paymentReconcilerJob(deps),
+    // Changed pages re-rendered and swapped in from the change feed (DESIGN 10).
+    ...(deps.config.PUBLISH_ENABLED ? [publisherFor(deps)] : []),
     // The e-mail outbox: queued messages sent, retried with backoff, dead after the last try (api/mail).
     mailOutboxJob(deps),
     // Memberships renewed, retried or ended as their periods end.
