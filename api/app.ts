@@ -49,6 +49,7 @@ import { claimsRoutes } from './routes/claims.ts';
 import { accountRoutes } from './routes/account.ts';
 // Payments: provider webhooks (raw body, signature-verified; no Origin header, so CSRF lets them through).
 import { paymentWebhookRoutes } from './routes/payment-webhooks.ts';
+import { membershipsRoutes, membershipTestRoutes } from './routes/memberships.ts';
 import { createPageServices } from './pages/services.ts';
 
 export interface Deps {
@@ -139,8 +140,10 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
   api.route('/', vouchersRoutes());
   api.route('/', availabilityRoutes());
   api.route('/', bookingsRoutes());
+  api.route('/', membershipsRoutes());
   // The test provider's "servers" exist only while test payments are switched on (api/payments/registry.ts).
   if (config.PAYMENTS_MODE === 'test') api.route('/', testPaymentsRoutes());
+  if (config.PAYMENTS_MODE === 'test') api.route('/', membershipTestRoutes());
   api.all('*', (c) => problemResponse(c, problems.notFound(), config.ERRORS_HOST));
   // CORS for the API (api/http/cors.ts): marketplace, minisites and API_ORIGIN, with credentials.
   app.use('/api/*', apiCors(config));

@@ -6,6 +6,7 @@ import type { Deps } from './app.ts';
 import type { BackgroundJob } from './background.ts';
 import { holdSweeperJob } from './checkout/hold-sweeper.ts';
 import { paymentReconcilerJob } from './checkout/reconciler.ts';
+import { membershipRenewalJob } from './memberships/job.ts';
 import { publisherFor } from './publish/job.ts';
 import { mailOutboxJob } from './mail/worker.ts';
 
@@ -18,5 +19,7 @@ export function backgroundJobs(deps: Deps): BackgroundJob[] {
     ...(deps.config.PUBLISH_ENABLED ? [publisherFor(deps)] : []),
     // The e-mail outbox: queued messages sent, retried with backoff, dead after the last try (api/mail).
     mailOutboxJob(deps),
+    // Memberships renewed, retried or ended as their periods end.
+    membershipRenewalJob(deps),
   ];
 }

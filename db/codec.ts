@@ -24,6 +24,7 @@ export const JSON_COLUMNS = new Set([
   'state', 'step_state', 'utms', 'payload', 'contact_details', 'details', 'lines', 'manual',
   'properties', 'times', 'geoloc', 'form_response',
   'cost_summary', 'metadata', 'payment_error', 'invoice_details',
+  'course_ids',
 ]);
 
 export const BOOLEAN_COLUMNS = new Set([
@@ -32,6 +33,7 @@ export const BOOLEAN_COLUMNS = new Set([
   'available_for_in_person_delivery', 'card_enabled', 'paypal_enabled', 'klarna_enabled',
   'invoice_enabled', 'manual_enabled', 'restricted', 'embedded', 'email_confirmed', 'paid',
   'marketing_consent', 'terms_accepted', 'is_attending', 'fees_absorbed', 'is_system',
+  'listed', 'cancel_at_period_end',
 ]);
 
 function isPlainJson(v: unknown): boolean {

@@ -25,6 +25,8 @@ const pricing = z.object({
   appliedPromoCode: z.string().max(200).nullable().optional(),
   /** Only for occurrences without offers: the number of spaces. */
   spacesRequested: z.number().int().min(1).max(10_000).optional(),
+  /** A member pays one space with a membership credit. */
+  useMembershipCredit: z.boolean().optional().default(false),
 });
 
 const contact = z.object({
@@ -92,6 +94,7 @@ export const ACTION_PAYLOADS = {
     selectedAddons: z.array(addOnLine).max(100).optional().default([]),
   }),
   'message filled': z.object({ message }),
+  'membership plan picked': z.object({ planId: id }),
   'go back': z.object({}),
 } satisfies Record<string, z.ZodTypeAny>;
 

@@ -8,12 +8,16 @@ import type { Dialect } from '../../db/client.ts';
 import type { SessionUser } from '../auth/types.ts';
 import type { CheckoutRow } from '../../db/schema/checkout.ts';
 import type { AddOnRow, CheckoutCatalogue, OccurrenceCatalogue, OfferRow, Q } from '../../db/queries/checkout.ts';
+import type { Course } from '../../db/schema.ts';
 import type { Flow } from '../../src/domain/checkout/flows.ts';
 import { stepsFor, type StepId } from '../../src/domain/checkout/steps.ts';
 import type { SelectedOffer } from '../../src/domain/pricing.ts';
 import { computeCostSummary, type CostSummary, type PricedLine } from '../../src/domain/checkout/costSummary.ts';
 import { requestedSpacesOf } from '../../src/domain/checkout/ui.ts';
 import type { FlowDefinition, StepDef } from './definition.ts';
+import { memberDiscountLines } from '../../src/domain/memberships.ts';
+import { benefitsFor, type MemberBenefits } from '../memberships/service.ts';
+import { membershipNow } from '../memberships/clock.ts';
 
 export interface AddOnSelection {
   addonId: string;
@@ -26,6 +30,8 @@ export interface PriceState {
   addOns: AddOnSelection[];
   spacesRequested: number;
   voucherId: string | null;
+  /** The learner asked to pay one space with a membership credit (docs/gifts-and-memberships.md). */
+  useCredit?: boolean;
 }
 
 /** stepState.delivery (spec 3) of the request flow. */
@@ -62,6 +68,15 @@ export interface PaymentStepState {
 /** Any flow's definition (a union: each flow's steps are its own). */
 export type AnyFlowDefinition = { [F in Flow]: FlowDefinition<F> }[Flow];
 
+/**
+ * The course a course flow sells. Flows that sell from the educator (FLOW_RULES courseTypes null) have none; the
+ * steps and outcomes that need a course are only ever part of course flows, so reaching here without one is a bug.
+ */
+export function courseOf(ctx: Pick<Ctx, 'cat'>): Course {
+  if (!ctx.cat.course) throw new Error('this step needs a course, and the checkout sells none');
+  return ctx.cat.course;
+}
+
 export interface Ctx {
   deps: Deps;
   q: Q;
@@ -75,6 +90,8 @@ export interface Ctx {
   occ: OccurrenceCatalogue | null;
   /** Work to do after the transaction commits (cancel a provider payment, send mail…). */
   after: Array<() => Promise<void>>;
+  /** The learner's membership benefits for this course (undefined: not read yet in this action). */
+  member?: MemberBenefits | null;
   /** Vouchers read during this action (they change only through holds, which do not alter the discount). */
   vouchers?: Map<string, (VoucherLike & { id: string }) | null>;
 }
@@ -140,6 +157,7 @@ export function costOf(
   catalogue: { offers: ReadonlyArray<OfferRow>; addOns: ReadonlyArray<AddOnRow> },
   sel: Omit<Selection, 'spaces' | 'voucherId'>,
   voucher: VoucherLike | null,
+  options: { vat?: boolean; discounts?: ReadonlyArray<{ text: string; value: number }> } = {},
 ): CostSummary {
   const offerLines: PricedLine[] = sel.offers.map((line) => {
     const offer = catalogue.offers.find((o) => o.id === line.offerId);
@@ -154,9 +172,10 @@ export function costOf(
     addOns: addOnLines,
     extras: sel.extras,
     voucher,
-    vat: cat.educator.vat_settings,
+    discounts: options.discounts,
+    vat: options.vat === false ? null : cat.educator.vat_settings,
     feesAbsorbed: cat.feesAbsorbed,
-    currency: cat.course.currency || 'GBP',
+    currency: cat.course?.currency || 'GBP',
   });
 }
 
@@ -176,5 +195,36 @@ export async function checkoutCost(ctx: Ctx): Promise<CostSummary | null> {
     if (!ctx.vouchers.has(sel.voucherId)) ctx.vouchers.set(sel.voucherId, await loadVoucherLike(ctx.q, sel.voucherId));
     voucher = ctx.vouchers.get(sel.voucherId) ?? null;
   }
-  return costOf(ctx.cat, ctx.def.catalogue(ctx), sel, voucher);
+  return costOf(ctx.cat, ctx.def.catalogue(ctx), sel, voucher, { vat: ctx.def.vat, discounts: await memberDiscounts(ctx, sel) });
+}
+
+/**
+ * The learner's membership benefits for the checkout's course, read once per action: the checkout's learner (or the
+ * signed-in user before it is bound), at the memberships' clock. Null for a visitor or a flow without a course.
+ */
+export async function memberOf(ctx: Ctx): Promise<MemberBenefits | null> {
+  if (ctx.member !== undefined) return ctx.member;
+  const userId = ctx.row.user_id ?? ctx.user?.id ?? null;
+  const course = ctx.cat.course;
+  ctx.member = userId && course
+    ? await benefitsFor(ctx.q, { userId, educatorId: ctx.cat.educator.id, courseId: course.id, now: await membershipNow(ctx.deps, ctx.q) })
+    : null;
+  return ctx.member;
+}
+
+/**
+ * A member's prices: the credit the learner chose to spend (when the plan gives credits; whether one is left is
+ * checked when it is spent, atomically) and the plan's percentage off the offers.
+ */
+async function memberDiscounts(ctx: Ctx, sel: Selection): Promise<{ text: string; value: number }[]> {
+  if (!sel.offers.some((l) => l.quantity > 0)) return [];
+  const member = await memberOf(ctx);
+  if (!member) return [];
+  const offers = ctx.def.catalogue(ctx).offers;
+  const lines = sel.offers.map((l) => {
+    const offer = offers.find((o) => o.id === l.offerId);
+    return { price: offer?.price ?? 0, quantity: l.quantity, spaces: offer?.spaces ?? 1 };
+  });
+  const useCredit = !!entry<PriceState>(ctx, 'price')?.useCredit && Number(member.plan.credits_per_period) > 0;
+  return memberDiscountLines(lines, { discountPercent: member.discountPercent, useCredit });
 }

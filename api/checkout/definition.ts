@@ -12,6 +12,7 @@ import type { CheckoutRow } from '../../db/schema/checkout.ts';
 import type { AddOnRow, OfferRow } from '../../db/queries/checkout.ts';
 import type { Flow, FlowStepId } from '../../src/domain/checkout/flows.ts';
 import type { StepId } from '../../src/domain/checkout/steps.ts';
+import type { CheckoutOutcome, OutcomeKind } from '../../src/domain/checkout/state.ts';
 import type { OutcomeColumns, PaymentState } from '../../db/schema/checkout.ts';
 import type { StoredLines } from '../../db/queries/bookings.ts';
 import { parseWith } from '../http/parse.ts';
@@ -103,11 +104,16 @@ export interface CompletionPayment {
   manualNote?: string | null;
 }
 
-/** The columns every outcome record shares, as complete() fills them for the flow's outcome (its own id and details aside). */
-export type OutcomeBase = Omit<OutcomeColumns, 'id' | 'details' | 'lines' | 'currency'> & { lines: StoredLines & Record<string, unknown>; currency: string };
+/**
+ * The columns every outcome record shares, as complete() fills them for the flow's outcome (its own id and details
+ * aside). `course_id` is null for a flow that sells from the educator; a course's outcome spreads `courseBase(base)`.
+ */
+export type OutcomeBase = Omit<OutcomeColumns, 'id' | 'details' | 'lines' | 'currency' | 'course_id'> & {
+  course_id: string | null; lines: StoredLines & Record<string, unknown>; currency: string;
+};
 
-/** What an outcome is, for the checkout row, the confirmation screen and the e-mails. */
-export type OutcomeKind = 'booking' | 'order' | 'request' | 'application';
+/** What an outcome is, for the checkout row, the confirmation screen and the e-mails (one list, in the state contract). */
+export type { OutcomeKind };
 export interface OutcomeRef {
   kind: OutcomeKind;
   id: string;
@@ -136,8 +142,21 @@ export interface FlowDefinition<F extends Flow = Flow> {
   rules?(ctx: Ctx): { calendarBased: boolean; instantBooking: boolean };
   /** Runs once when the checkout is created, inside its transaction (e.g. pick the occurrence the page sent). */
   initialise?(ctx: Ctx, input: { occurrenceId?: string | null }): Promise<void>;
-  /** Records the flow's outcome inside the completing transaction; returns what it recorded. */
+  /**
+   * Records the flow's outcome inside the completing transaction; returns what it recorded. The e-mails of the four
+   * course outcomes are sent by complete(); any other kind queues its own on `ctx.after`.
+   */
   outcome(ctx: Ctx, pay: CompletionPayment, base: OutcomeBase): Promise<OutcomeRef>;
+  /**
+   * The confirmation screen's view of an outcome of a kind the engine does not read itself (anything but booking,
+   * order, request, application). Required of flows that record such kinds (the engine answers no outcome without it).
+   */
+  describeOutcome?(ctx: Ctx, outcome: { kind: OutcomeKind; id: string }, title: string): Promise<CheckoutOutcome | null>;
+  /**
+   * Whether the educator's VAT applies to what the flow sells (absent: it does). A multi-purpose voucher is taxed
+   * when it is spent, not when it is sold (HMRC VAT Notice 700/7).
+   */
+  readonly vat?: boolean;
 }
 
 /** Spec 2.14 "Step rules": a flow that lists Payment must say when it applies (the compiler asks for it). */

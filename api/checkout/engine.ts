@@ -10,16 +10,16 @@ import { z } from 'zod';
 import type { Deps } from '../app.ts';
 import type { SessionUser } from '../auth/types.ts';
 import type { CheckoutRow } from '../../db/schema/checkout.ts';
-import { loadCourseCatalogue, loadOccurrence, type CheckoutCatalogue, type Q } from '../../db/queries/checkout.ts';
+import { loadCourseCatalogue, loadEducatorCatalogue, loadOccurrence, type CheckoutCatalogue, type Q } from '../../db/queries/checkout.ts';
 import { parseWith } from '../http/parse.ts';
 import { ProblemError, problemType, problems, type Problem } from '../../src/domain/problems.ts';
-import { CHECKOUT_ORIGINS, assertFlowMatchesCourseType, contextForOrigin, type Flow } from '../../src/domain/checkout/flows.ts';
+import { CHECKOUT_ORIGINS, assertFlowMatchesCourseType, contextForOrigin, flowSellsCourse, type Flow } from '../../src/domain/checkout/flows.ts';
 import { checkoutPricesVisible } from '../../src/domain/pricing.ts';
 import { flowSteps, isAfterLoginStep, isStepId, nextStep, previousStep, type StepId } from '../../src/domain/checkout/steps.ts';
 import { termsPreAccepted } from '../../src/domain/checkout/validation.ts';
 import { confirmationTitle } from '../../src/domain/checkout/outcomes.ts';
 import { HOLD_LAPSED_SLUG, checkoutNotFoundProblem } from '../../src/domain/checkout/problems.ts';
-import type { CheckoutOutcome, CheckoutState, CostSummaryView } from '../../src/domain/checkout/state.ts';
+import { isOutcomeKind, type CheckoutOutcome, type CheckoutState, type CostSummaryView } from '../../src/domain/checkout/state.ts';
 import { occurrenceLinkFromBooking, orderDetailsLink, type LinkTarget } from '../../src/domain/links.ts';
 import { envelopeSchema } from './actions.ts';
 import { checkoutCost, entry, stepObject, stepsOf, withHandle, type AnyFlowDefinition, type Ctx, type PaymentStepState } from './context.ts';
@@ -36,7 +36,10 @@ export type { CheckoutState };
 
 export const initialiseSchema = z.object({
   checkoutId: z.string().max(200).nullable().optional(),
-  courseId: z.string().min(1).max(200),
+  /** The course sold (flows with course types); absent for a flow that sells from the educator. */
+  courseId: z.string().min(1).max(200).optional(),
+  /** The educator who sells (flows without a course: FLOW_RULES courseTypes null). */
+  educatorId: z.string().min(1).max(200).optional(),
   occurrenceId: z.string().max(200).nullable().optional(),
   origin: z.enum(CHECKOUT_ORIGINS).optional().default('marketplace'),
   bookedOnURL: z.string().max(2000).nullable().optional(),
@@ -53,7 +56,7 @@ function fail(problem: Problem): never {
 
 /** Spec 6 "Restricted courses": admins of the educator, and e-mail addresses granted access to the course. */
 export async function canAccessCourse(q: Q, cat: CheckoutCatalogue, user: SessionUser | null): Promise<boolean> {
-  if (!cat.course.restricted) return true;
+  if (!cat.course || !cat.course.restricted) return true;
   if (!user) return false;
   if (user.educatorIds.includes(cat.educator.id)) return true;
   const grant = await q
@@ -87,7 +90,7 @@ async function lockRow(q: Q, deps: Deps, id: string): Promise<CheckoutRow | unde
 
 /** The working context of one checkout: its row, its flow's definition, its catalogue and occurrence. */
 async function loadCtx(deps: Deps, q: Q, row: CheckoutRow, user: SessionUser | null, preloaded?: CheckoutCatalogue): Promise<Ctx> {
-  const cat = preloaded ?? (await loadCourseCatalogue(q, row.course_id));
+  const cat = preloaded ?? (row.course_id ? await loadCourseCatalogue(q, row.course_id) : await loadEducatorCatalogue(q, row.educator_id));
   if (!cat) fail(checkoutNotFoundProblem());
   const occ = row.occurrence_id ? await loadOccurrence(q, row.occurrence_id, cat) : null;
   return {
@@ -111,6 +114,8 @@ async function saveRow(ctx: Ctx): Promise<void> {
       order_id: r.order_id,
       request_id: r.request_id,
       application_id: r.application_id,
+      outcome_kind: r.outcome_kind,
+      outcome_id: r.outcome_id,
       total_cost: r.total_cost,
       currency: r.currency,
       cost_summary: r.cost_summary,
@@ -127,9 +132,13 @@ async function saveRow(ctx: Ctx): Promise<void> {
 }
 
 /** Spec 2.14: once the learner is logged in, the login step gives way to the first after-login step. */
-function settleLogin(ctx: Ctx): boolean {
+async function settleLogin(ctx: Ctx): Promise<boolean> {
   if (ctx.user && ctx.row.current_step === 'login' && ctx.row.status === 'open') {
-    ctx.row.current_step = flowSteps(ctx.flow).afterLogin[0]!;
+    const first = flowSteps(ctx.flow).afterLogin[0]!;
+    ctx.row.current_step = first;
+    // Arriving there is entering it, as advancing would (a flow whose first after-login step is Payment fixes its
+    // total and holds here).
+    await stepObject(ctx, first)?.enter?.(ctx);
     return true;
   }
   return false;
@@ -138,27 +147,45 @@ function settleLogin(ctx: Ctx): boolean {
 // ---------------------------------------------------------------------------------------------
 // Initialise, read
 
+/**
+ * What a new checkout sells from: the published course of `courseId` (a course flow, whose course type must match),
+ * or the educator of `educatorId` (a flow without a course: whether the educator sells it is the flow's
+ * `initialise` to decide).
+ */
+async function sellerCatalogue(db: Q, flow: Flow, body: InitialiseBody): Promise<CheckoutCatalogue> {
+  if (!flowSellsCourse(flow)) {
+    if (!body.educatorId) fail(problems.validation([{ key: 'educatorId', name: 'educatorId', message: 'is required' }]));
+    const cat = await loadEducatorCatalogue(db, body.educatorId);
+    if (!cat) fail(problems.notFound('No such educator'));
+    return cat;
+  }
+  if (!body.courseId) fail(problems.validation([{ key: 'courseId', name: 'courseId', message: 'is required' }]));
+  const cat = await loadCourseCatalogue(db, body.courseId);
+  if (!cat || !cat.course.published) fail(problems.notFound('No such course'));
+  assertFlowMatchesCourseType(flow, cat.course.type);
+  return cat;
+}
+
 export async function initialiseCheckout(deps: Deps, user: SessionUser | null, flow: Flow, input: unknown): Promise<CheckoutState> {
   const body = parseWith(initialiseSchema, input);
   const db = deps.db;
   // Resume: the same checkout id for the same course and flow continues where it was.
   if (body.checkoutId) {
     const existing = await db.selectFrom('checkouts').selectAll().where('id', '=', body.checkoutId).executeTakeFirst();
-    if (existing && existing.course_id === body.courseId && existing.flow === flow && existing.status !== 'abandoned'
+    const sameSeller = existing && (flowSellsCourse(flow) ? existing.course_id === body.courseId : existing.educator_id === body.educatorId);
+    if (existing && sameSeller && existing.flow === flow && existing.status !== 'abandoned'
       && (visibleTo(existing, user) || awaitsLogin(existing, user))) {
       return getCheckout(deps, user, existing.id);
     }
   }
-  const cat = await loadCourseCatalogue(db, body.courseId);
-  if (!cat || !cat.course.published) fail(problems.notFound('No such course'));
+  const cat = await sellerCatalogue(db, flow, body);
   if (!(await canAccessCourse(db, cat, user))) fail(problems.unauthorisedCheckout('You do not have access to this course.'));
-  assertFlowMatchesCourseType(flow, cat.course.type);
   const now = deps.now();
   const row: CheckoutRow = {
-    id: newCheckoutId(), flow, origin: body.origin, course_id: cat.course.id, educator_id: cat.educator.id, occurrence_id: null,
+    id: newCheckoutId(), flow, origin: body.origin, course_id: cat.course?.id ?? null, educator_id: cat.educator.id, occurrence_id: null,
     user_id: null, student_id: null, current_step: flowSteps(flow).beforeLogin[0]!, step_state: {}, utms: body.utms ?? null,
     booked_on_url: body.bookedOnURL ?? null, status: 'open', booking_id: null, order_id: null, request_id: null,
-    application_id: null, total_cost: null, currency: cat.course.currency || 'GBP', cost_summary: null,
+    application_id: null, outcome_kind: null, outcome_id: null, total_cost: null, currency: cat.course?.currency || 'GBP', cost_summary: null,
     payment_provider: null, payment_id: null, version: 0, created_at: now, updated_at: now, completed_at: null,
   };
   const ctx = await db.transaction().execute(async (tx) => {
@@ -189,7 +216,7 @@ export async function getCheckout(deps: Deps, user: SessionUser | null, id: stri
       const locked = await lockRow(tx, deps, id);
       if (!locked) fail(checkoutNotFoundProblem());
       const inner = await loadCtx(deps, tx, locked, user);
-      if (settleLogin(inner)) await saveRow(inner);
+      if (await settleLogin(inner)) await saveRow(inner);
       return inner;
     });
     ctx = withHandle(settled, deps.db);
@@ -240,7 +267,7 @@ export async function submitResponse(deps: Deps, user: SessionUser | null, id: s
         fail(problems.checkoutSubmission());
       }
       if (row.status !== 'open') fail(problems.checkoutSubmission());
-      settleLogin(inner);
+      await settleLogin(inner);
       if (bound === null) await goBack(inner);
       else await apply(inner, envelope.action, bound, prepared);
       await saveRow(inner);
@@ -391,7 +418,7 @@ function manageLink(ctx: Ctx, target: { occurrenceId?: string | null; bookingId?
     currentEducatorSlug: context === 'minisite' ? ctx.cat.educator.slug : null,
     host: config.PUBLIC_HOST,
     protocol: config.PUBLIC_PROTOCOL,
-    courseSlug: ctx.cat.course.slug,
+    courseSlug: ctx.cat.course?.slug ?? '',
   };
   if (target.orderId) return orderDetailsLink(context, { ...link, orderId: target.orderId }).href;
   return occurrenceLinkFromBooking(context, { ...link, occurrenceId: target.occurrenceId, bookingId: target.bookingId }).href;
@@ -401,7 +428,7 @@ async function outcomeOf(ctx: Ctx): Promise<CheckoutOutcome | null> {
   const r = ctx.row;
   if (r.status !== 'completed') return null;
   const secret = ctx.deps.config.APP_SECRET;
-  const title = confirmationTitle(ctx.flow, { approvalRequired: ctx.cat.course.approval_required, instantBooking: ctx.def.rules?.(ctx).instantBooking ?? false });
+  const title = confirmationTitle(ctx.flow, { approvalRequired: ctx.cat.course?.approval_required, instantBooking: ctx.def.rules?.(ctx).instantBooking ?? false });
   if (r.booking_id) {
     const b = await ctx.q.selectFrom('bookings').selectAll().where('id', '=', r.booking_id).executeTakeFirst();
     if (!b) return null;
@@ -429,6 +456,10 @@ async function outcomeOf(ctx: Ctx): Promise<CheckoutOutcome | null> {
   }
   if (r.request_id) return { kind: 'request', id: r.request_id, reference: r.request_id, title, status: 'sent' };
   if (r.application_id) return { kind: 'application', id: r.application_id, reference: r.application_id, title, status: 'sent' };
+  // Any other kind of outcome is described by its flow.
+  if (r.outcome_kind && r.outcome_id && isOutcomeKind(r.outcome_kind)) {
+    return (await ctx.def.describeOutcome?.(ctx, { kind: r.outcome_kind, id: r.outcome_id }, title)) ?? null;
+  }
   return null;
 }
 
@@ -451,6 +482,8 @@ export async function toState(ctx: Ctx): Promise<CheckoutState> {
     orderId: r.order_id,
     requestId: r.request_id,
     applicationId: r.application_id,
+    outcomeKind: r.outcome_kind && isOutcomeKind(r.outcome_kind) ? r.outcome_kind : null,
+    outcomeId: r.outcome_id,
     stepState: r.step_state,
     status: r.status,
     steps,
@@ -480,7 +513,7 @@ async function lockedState(ctx: Ctx): Promise<CheckoutState> {
   const r = ctx.row;
   return {
     _id: r.id, flow: r.flow, origin: r.origin, currentStep: r.current_step as StepId, courseId: r.course_id, educatorId: r.educator_id,
-    occurrenceId: null, bookingId: null, orderId: null, requestId: null, applicationId: null, stepState: {}, status: r.status,
+    occurrenceId: null, bookingId: null, orderId: null, requestId: null, applicationId: null, outcomeKind: null, outcomeId: null, stepState: {}, status: r.status,
     steps: await stepsOf(ctx), defaults: {},
     rules: { paymentRequired: r.current_step === 'payment', calendarBased: false, instantBooking: false, pricingHidden: true, termsPreAccepted: false },
     costSummary: null, totalCost: null, currency: r.currency, hold: null, outcome: null, bookedOnURL: null, utms: null,

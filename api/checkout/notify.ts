@@ -26,7 +26,7 @@ function outcomeKind(row: CheckoutRow): { kind: 'booking' | 'order' | 'request' 
 export async function notifyOutcome(deps: Deps, q: Db, row: CheckoutRow, cat: CheckoutCatalogue, now: number): Promise<void> {
   const outcome = outcomeKind(row);
   if (!outcome) return;
-  const title = confirmationTitle(row.flow as Flow, { approvalRequired: cat.course.approval_required, instantBooking: row.flow === 'request' && !!row.booking_id });
+  const title = confirmationTitle(row.flow as Flow, { approvalRequired: cat.course?.approval_required, instantBooking: row.flow === 'request' && !!row.booking_id });
   const messages: MailMessage[] = [];
   if (outcome.kind === 'booking' || outcome.kind === 'order') {
     const view = outcome.kind === 'booking' ? await loadBookingView(q, outcome.id) : await loadOrderView(q, outcome.id);
@@ -41,7 +41,7 @@ export async function notifyOutcome(deps: Deps, q: Db, row: CheckoutRow, cat: Ch
     const learnerEmail = typeof booker.system_email === 'string' && booker.system_email ? booker.system_email : null;
     const learnerName = [booker.system_first_name, booker.system_last_name].filter((v) => typeof v === 'string' && v).join(' ');
     messages.push(...requestEmails({
-      kind: outcome.kind, id: outcome.id, title, courseName: cat.course.name, educatorName: cat.educator.name,
+      kind: outcome.kind, id: outcome.id, title, courseName: cat.course?.name ?? '', educatorName: cat.educator.name,
       educatorEmail: cat.educator.email, learnerName, learnerEmail, config: deps.config,
     }));
   }

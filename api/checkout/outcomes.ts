@@ -14,6 +14,9 @@ import { acquireHold, commitHold, currentHold } from './holds.ts';
 import { checkoutCost, entry, type Ctx, type PaymentStepState } from './context.ts';
 import type { CompletionPayment, OutcomeBase, OutcomeKind } from './definition.ts';
 import { notifyOutcome } from './notify.ts';
+import { memberOf } from './context.ts';
+import { MEMBER_CREDIT_TEXT, summarySpendsCredit } from '../../src/domain/memberships.ts';
+import { spendCredit } from '../memberships/service.ts';
 
 /**
  * Takes the hold for the checkout's current selection; throws the sold-out / voucher / lapsed problem on failure.
@@ -79,6 +82,12 @@ function outcomeLines(ctx: Ctx): OutcomeBase['lines'] {
   };
 }
 
+/** The shared columns of a course's outcome record (bookings, orders, requests, applications): its course is there. */
+export function courseBase(base: OutcomeBase): OutcomeBase & { course_id: string } {
+  if (!base.course_id) throw new Error('a course outcome needs its course');
+  return { ...base, course_id: base.course_id };
+}
+
 /** The payment columns of an outcome record (bookings, orders). */
 export function paymentColumns(pay: CompletionPayment) {
   return {
@@ -91,13 +100,18 @@ export function paymentColumns(pay: CompletionPayment) {
   };
 }
 
-/** Where the checkout row keeps each kind of outcome (spec 3: bookingId, orderId, requestId, applicationId). */
+/**
+ * Where the checkout row keeps each kind of outcome (spec 3: bookingId, orderId, requestId, applicationId). Every
+ * outcome is also kept as outcome_kind + outcome_id; a kind without a spec 3 field (null here) has only those.
+ */
 const OUTCOME_COLUMNS = {
   booking: 'booking_id',
   order: 'order_id',
   request: 'request_id',
   application: 'application_id',
-} as const satisfies Record<OutcomeKind, keyof Ctx['row']>;
+  giftVoucher: null,
+  membership: null,
+} as const satisfies Record<OutcomeKind, keyof Ctx['row'] | null>;
 
 /**
  * Records the flow's outcome and closes the checkout, queueing the confirmation e-mails in the same transaction. Idempotent
@@ -127,7 +141,11 @@ export async function complete(ctx: Ctx, pay: CompletionPayment): Promise<void> 
     created_at: ctx.now,
   };
   const outcome = await ctx.def.outcome(ctx, pay, base);
-  ctx.row[OUTCOME_COLUMNS[outcome.kind]] = outcome.id;
+  await spendMemberCredit(ctx, outcome);
+  const column = OUTCOME_COLUMNS[outcome.kind];
+  if (column) ctx.row[column] = outcome.id;
+  ctx.row.outcome_kind = outcome.kind;
+  ctx.row.outcome_id = outcome.id;
   // A booking or order that costs something gets its invoice / receipt number in this same transaction, from the
   // educator's gap-free sequence (api/documents/numbering.ts).
   if (outcome.documents && (outcome.kind === 'booking' || outcome.kind === 'order')
@@ -152,4 +170,22 @@ export async function complete(ctx: Ctx, pay: CompletionPayment): Promise<void> 
   ctx.row.current_step = 'confirmation';
   // The e-mails commit with the outcome (api/mail sends them later).
   await notifyOutcome(ctx.deps, ctx.q, { ...ctx.row }, ctx.cat, ctx.now);
+}
+
+/**
+ * A selection that pays a space with a membership credit spends it here, in the completing transaction, by one
+ * conditional update: if the period's credits were all spent meanwhile (another booking, at the same moment), the
+ * outcome is not recorded (a payment taken is given back by the engine).
+ */
+async function spendMemberCredit(ctx: Ctx, outcome: { kind: string; id: string }): Promise<void> {
+  const summary = ctx.row.cost_summary as Parameters<typeof summarySpendsCredit>[0];
+  if (!summarySpendsCredit(summary)) return;
+  const value = -(summary?.summary_items?.discountSummary?.find((l) => l.text === MEMBER_CREDIT_TEXT) as { value?: number } | undefined)?.value! || 0;
+  const member = await memberOf(ctx);
+  const spent = member && await spendCredit(ctx.q, {
+    membershipId: member.membership.id, checkoutId: ctx.row.id, bookingId: outcome.kind === 'booking' ? outcome.id : null, value, now: ctx.now,
+  });
+  if (!spent) {
+    throw new ProblemError(problems.validation([{ key: 'stepState.price.useMembershipCredit', name: 'Membership credit', message: 'none left this period' }]));
+  }
 }

@@ -10,9 +10,10 @@ import { siteConfig, PRODUCT_NAME } from '../../src/lib/config.ts';
 import { sanitize } from '../../src/lib/html.ts';
 import { loadCourseCatalogue, loadLocations } from '../../db/queries/checkout.ts';
 import { bookerFormRef } from '../../src/domain/checkout/validation.ts';
-import { courseFlow, isFlow, originForContext, type Flow } from '../../src/domain/checkout/flows.ts';
+import { courseFlow, flowSellsCourse, isFlow, originForContext, type Flow } from '../../src/domain/checkout/flows.ts';
 import { problems } from '../../src/domain/problems.ts';
-import type { AppContext, CheckoutBootstrap } from '../../src/islands/checkout/types.ts';
+import type { AppContext, CheckoutBootstrap, CheckoutEducator } from '../../src/islands/checkout/types.ts';
+import type { Educator } from '../../db/schema.ts';
 import type { CheckoutPageData } from '../../src/lib/page-services.ts';
 import { publicPaymentConfig } from '../payments/registry.ts';
 
@@ -60,6 +61,18 @@ async function loadCheckoutBootstrap(deps: Pick<Deps, 'db' | 'config'>, url: URL
       flowParam ??= row.flow;
     }
   }
+  if (isFlow(flowParam) && !flowSellsCourse(flowParam)) {
+    // A flow that sells from the educator (gift voucher, membership): ?educator={id or slug}, or the resumed checkout's.
+    let educatorRef = text(params.get('educator'));
+    if (!educatorRef && checkoutId) {
+      educatorRef = (await db.selectFrom('checkouts').select('educator_id').where('id', '=', checkoutId).executeTakeFirst())?.educator_id ?? null;
+    }
+    const educator = educatorRef
+      ? await db.selectFrom('educators').selectAll().where((eb) => eb.or([eb('id', '=', educatorRef), eb('slug', '=', educatorRef)])).executeTakeFirst()
+      : undefined;
+    if (!educator) return { ...base, courseId: null, problem: problems.notFound('No such educator') };
+    return { ...base, courseId: null, flow: flowParam, educator: educatorView(educator) };
+  }
   if (!courseId) return { ...base, problem: problems.notFound('No course was chosen for this checkout.') };
   const cat = await loadCourseCatalogue(db, courseId);
   if (!cat || !cat.course.published) return { ...base, courseId, problem: problems.notFound('No such course') };
@@ -100,17 +113,21 @@ async function loadCheckoutBootstrap(deps: Pick<Deps, 'db' | 'config'>, url: URL
       bookerFormId: bookerForm,
       attendeeFormId: course.guest_form_ref || bookerForm,
     },
-    educator: {
-      id: educator.id,
-      slug: educator.slug,
-      name: educator.name,
-      logoUrl: educator.logo_url,
-      tos: sanitize(educator.tos),
-      cancellationAllowed: educator.cancellation_allowed,
-      featureFlags: educator.feature_flags ?? {},
-      thirdPartyCodes: educator.third_party_codes ?? {},
-      whitelabelled: !!educator.whitelabelling_enabled,
-    },
+    educator: educatorView(educator),
     locations: locations.map((l) => ({ _id: l._id, name: l.name, formatted: l.formatted })),
+  };
+}
+
+function educatorView(educator: Educator): CheckoutEducator {
+  return {
+    id: educator.id,
+    slug: educator.slug,
+    name: educator.name,
+    logoUrl: educator.logo_url,
+    tos: sanitize(educator.tos),
+    cancellationAllowed: educator.cancellation_allowed,
+    featureFlags: educator.feature_flags ?? {},
+    thirdPartyCodes: educator.third_party_codes ?? {},
+    whitelabelled: !!educator.whitelabelling_enabled,
   };
 }

@@ -17,7 +17,7 @@
  */
 import type { Config } from '../config.ts';
 import { PAYMENT_METHODS, type PaymentMethod } from '../../src/domain/checkout/paymentMethods.ts';
-import type { PaymentProvider, PaymentsMode, ProviderAdapter, ProviderDeps, ProviderMethod, PublicPaymentConfig } from './types.ts';
+import type { PaymentProvider, PaymentsMode, ProviderAdapter, ProviderDeps, ProviderMethod, PublicPaymentConfig, RecurringProvider } from './types.ts';
 import { stripeAdapter } from './stripe.ts';
 import { paypalAdapter } from './paypal.ts';
 import { testCardAdapter } from './test-provider.ts';
@@ -95,4 +95,10 @@ export function providerFor(deps: ProviderDeps, method: PaymentMethod | (string 
 /** The adapter of a provider by name, for its webhook (null when it does not exist here). */
 export function activeAdapterNamed(config: Config, name: string): ProviderAdapter | null {
   return activeAdapters(config).find((a) => a.name === name) ?? null;
+}
+
+/** The recurring side of a provider by name (memberships' renewals); null when it has none here. */
+export function recurringNamed(deps: ProviderDeps, name: string): RecurringProvider | null {
+  const adapter = activeAdapters(deps.config).find((a) => a.name === name);
+  return adapter?.recurring ? adapter.recurring(deps) : null;
 }

@@ -10,10 +10,10 @@
  *   with ?result=fail) and returns to the checkout with payment_intent_client_secret and redirect_status.
  * Any other number is refused as invalid card details (validation_error).
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../../db/client.ts';
 import type { TestPaymentRow } from '../../db/schema/checkout.ts';
-import type { PaymentError, PaymentProvider, PaymentStatus, ProviderAdapter, ProviderPayment } from './types.ts';
+import type { PaymentError, PaymentProvider, PaymentStatus, ProviderAdapter, ProviderPayment, RecurringCharge, RecurringProvider } from './types.ts';
 
 export const TEST_CARDS = {
   success: '4242424242424242',
@@ -180,6 +180,35 @@ function toPayment(row: Pick<TestPaymentRow, 'id' | 'client_secret' | 'status' |
   };
 }
 
+/**
+ * Renewals with the test provider: the card that paid the first period is kept as the customer
+ * ('tcus_{last 4 digits}'); a renewal with 4242… succeeds, any other card is declined. Tests change the card on
+ * file (/api/test-payments/memberships/{id}/card) to make the next renewal fail.
+ */
+export class TestRecurringProvider implements RecurringProvider {
+  constructor(private readonly db: Db, private readonly now: () => number) {}
+
+  async customerFromPayment(paymentId: string): Promise<string | null> {
+    const row = await this.db.selectFrom('test_payments').select(['card_last4', 'status']).where('id', '=', paymentId).executeTakeFirst();
+    return row?.card_last4 ? `tcus_${row.card_last4}` : null;
+  }
+
+  async chargeRenewal(input: { customerId: string; amount: number; currency: string; idempotencyKey: string; metadata: Record<string, string> }): Promise<RecurringCharge> {
+    const id = `tpi_${createHash('sha256').update(input.idempotencyKey).digest('base64url').slice(0, 16)}`;
+    const existing = await this.db.selectFrom('test_payments').selectAll().where('id', '=', id).executeTakeFirst();
+    if (existing) return { ok: existing.status === 'succeeded', paymentId: id, failure: existing.status === 'succeeded' ? null : DECLINED_MESSAGE };
+    const ok = input.customerId === `tcus_${TEST_CARDS.success.slice(-4)}`;
+    const now = this.now();
+    await this.db.insertInto('test_payments').values({
+      id, client_secret: `${id}_secret_${token(16)}`, amount: input.amount, currency: input.currency.toUpperCase(),
+      status: ok ? 'succeeded' : 'requires_payment_method', metadata: input.metadata,
+      payment_error: ok ? null : { type: 'card_error', code: 'card_declined', message: DECLINED_MESSAGE },
+      return_url: null, card_last4: input.customerId.replace(/^tcus_/, '').slice(-4) || null, created_at: now, updated_at: now,
+    }).execute();
+    return { ok, paymentId: id, failure: ok ? null : DECLINED_MESSAGE };
+  }
+}
+
 /** The test card provider's registration: card and pay-later, only in PAYMENTS_MODE=test. */
 export const testCardAdapter: ProviderAdapter = {
   name: TEST_CARD_PROVIDER,
@@ -189,4 +218,5 @@ export const testCardAdapter: ProviderAdapter = {
   configured: () => true,
   create: (deps) => new TestPaymentProvider(deps.db, { now: () => deps.now() }),
   browser: () => ({ provider: 'test' }),
+  recurring: (deps) => new TestRecurringProvider(deps.db, () => deps.now()),
 };

@@ -127,6 +127,24 @@ export interface ProviderAdapter {
   browser(config: Config, method: ProviderMethod): PublicProviderConfig;
   /** Its webhook receiver, when it sends events (verify, record once, hand success to the engine). */
   webhook?(deps: Deps, delivery: WebhookDelivery): Promise<WebhookAnswer>;
-  /** Later: recurring payments (memberships). Absent today. */
-  readonly recurring?: never;
+  /** Recurring payments (memberships): present when the provider can charge a saved method again. */
+  readonly recurring?: (deps: ProviderDeps) => RecurringProvider;
+}
+
+/** A renewal's result: the payment id either way (a failed attempt is recorded with its reason). */
+export interface RecurringCharge {
+  ok: boolean;
+  paymentId: string | null;
+  failure: string | null;
+}
+
+/**
+ * Charging a membership again. The first period is paid through the checkout's Payment step like any other
+ * payment; the provider keeps the payment method for later (`customerFromPayment`), and each renewal is an
+ * off-session charge of it, idempotent per key so a retried job never charges a period twice.
+ */
+export interface RecurringProvider {
+  /** The saved customer / payment method of a succeeded first payment (null: it cannot be charged again). */
+  customerFromPayment(paymentId: string): Promise<string | null>;
+  chargeRenewal(input: { customerId: string; amount: number; currency: string; idempotencyKey: string; metadata: Record<string, string> }): Promise<RecurringCharge>;
 }

@@ -13,6 +13,8 @@ import * as m0030 from './0030_page_changes.ts';
 import * as m0031 from './0031_published_carousels.ts';
 import * as m0040 from './0040_search_read_model.ts';
 import * as m0050 from './0050_phone_e164.ts';
+import * as m0070 from './0070_checkouts_without_course.ts';
+import * as m0080 from './0080_memberships.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_catalogue': m0001,
@@ -28,6 +30,8 @@ export const migrations: Record<string, Migration> = {
   '0031_published_carousels': m0031,
   '0040_search_read_model': m0040,
   '0050_phone_e164': m0050,
+  '0070_checkouts_without_course': m0070,
+  '0080_memberships': m0080,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -13,8 +13,12 @@ export type Q = Kysely<Database>;
 export type OfferRow = Selectable<OffersTable>;
 export type AddOnRow = Selectable<AddOnsTable>;
 
+/**
+ * What a checkout sells from: a course of an educator's, or (a flow without a course: gift vouchers, memberships)
+ * the educator alone, with no course, offers or add-ons.
+ */
 export interface CheckoutCatalogue {
-  course: Course;
+  course: Course | null;
   educator: Educator;
   /** Course-wide offers and add-ons (occurrence_id null), in position order. */
   offers: OfferRow[];
@@ -22,7 +26,20 @@ export interface CheckoutCatalogue {
   feesAbsorbed: boolean;
 }
 
-export async function loadCourseCatalogue(q: Q, courseId: string): Promise<CheckoutCatalogue | null> {
+/** The catalogue of a course (its course is there). */
+export interface CourseCatalogue extends CheckoutCatalogue {
+  course: Course;
+}
+
+/** The catalogue of a flow that sells from the educator (no course, offers or add-ons). */
+export async function loadEducatorCatalogue(q: Q, educatorId: string): Promise<CheckoutCatalogue | null> {
+  const educator = await q.selectFrom('educators').selectAll().where('id', '=', educatorId).executeTakeFirst();
+  if (!educator) return null;
+  const fee = await q.selectFrom('educator_fee_settings').select('fees_absorbed').where('educator_id', '=', educator.id).executeTakeFirst();
+  return { course: null, educator, offers: [], addOns: [], feesAbsorbed: fee ? fee.fees_absorbed : true };
+}
+
+export async function loadCourseCatalogue(q: Q, courseId: string): Promise<CourseCatalogue | null> {
   const course = await q.selectFrom('courses').selectAll().where('id', '=', courseId).executeTakeFirst();
   if (!course) return null;
   const educator = await q.selectFrom('educators').selectAll().where('id', '=', course.educator_id).executeTakeFirst();
@@ -43,6 +60,7 @@ export interface OccurrenceCatalogue {
 }
 
 export async function loadOccurrence(q: Q, occurrenceId: string, catalogue: CheckoutCatalogue): Promise<OccurrenceCatalogue | null> {
+  if (!catalogue.course) return null;
   const occurrence = await q
     .selectFrom('occurrences')
     .selectAll()

@@ -16,6 +16,7 @@ import type { CourseCard, OccurrenceView, OfferView, Review } from '../../src/li
 import { listedOccurrences, nextBookableOccurrence } from '../../src/domain/pricing.ts';
 import type { Occurrence as DomainOccurrence } from '../../src/domain/entities.ts';
 import { COURSE_CAROUSEL_SIZE } from '../../src/domain/carousel.ts';
+import type { PlanInterval } from '../../src/domain/memberships.ts';
 import { studentTravelLocationIds, toCourseCard, type CourseCardRow } from './course-cards.ts';
 import { listCategoriesWithCounts, listHomeEducators } from './home.ts';
 
@@ -73,6 +74,22 @@ export interface EducatorModel {
   /** First page of the educator's reviews, newest first. */
   reviews: Review[];
   reviewCount: number;
+  /** Listed membership plans, in the educator's order (empty: the memberships page says there are none). */
+  plans: MembershipPlanView[];
+}
+
+/** A membership plan as the public pages show it. */
+export interface MembershipPlanView {
+  id: string;
+  name: string;
+  description: string;
+  interval: PlanInterval;
+  passMonths: number | null;
+  price: number;
+  currency: string;
+  discountPercent: number;
+  creditsPerPeriod: number;
+  courseIds: string[] | null;
 }
 
 export interface PublicCatalogue {
@@ -162,6 +179,14 @@ async function readCatalogue(db: Db, now: number, only?: string[]): Promise<Publ
     ofEducators(db.selectFrom('lessons').selectAll()).execute(),
     ofEducators(db.selectFrom('locations').selectAll()).execute(),
   ]);
+  const planRows = await db.selectFrom('membership_plans').selectAll().where('listed', '=', true).orderBy('educator_id').orderBy('position').orderBy('id').execute();
+  const plansByEducator = new Map<string, MembershipPlanView[]>();
+  for (const p of planRows) {
+    push(plansByEducator, p.educator_id, {
+      id: p.id, name: p.name, description: p.description, interval: p.interval, passMonths: p.pass_months, price: Number(p.price),
+      currency: p.currency, discountPercent: Number(p.discount_percent), creditsPerPeriod: Number(p.credits_per_period), courseIds: p.course_ids,
+    });
+  }
 
   // First page of reviews per educator and per course (window functions work on SQLite and PostgreSQL).
   const reviewColumns = [
@@ -362,6 +387,7 @@ async function readCatalogue(db: Db, now: number, only?: string[]): Promise<Publ
       courses: courseModels,
       reviews: reviewsByEducator.get(educator.id) ?? [],
       reviewCount: reviewCountByEducator.get(educator.id) ?? 0,
+      plans: plansByEducator.get(educator.id) ?? [],
     };
   });
 

@@ -14,7 +14,8 @@ export interface CheckoutsTable {
   /** Written only from the flow's definition and the parsed initialise body, so always one of these. */
   flow: Flow;
   origin: CheckoutOrigin;
-  course_id: string;
+  /** null: a flow that sells from the educator, not a course (FLOW_RULES courseTypes null). */
+  course_id: string | null;
   educator_id: string;
   occurrence_id: string | null;
   /** The signed-in user the checkout belongs to (bound at the first signed-in request). */
@@ -30,6 +31,9 @@ export interface CheckoutsTable {
   order_id: string | null;
   request_id: string | null;
   application_id: string | null;
+  /** Every outcome, whatever its kind (api/checkout/definition.ts OutcomeKind); the four columns above are kept for theirs. */
+  outcome_kind: string | null;
+  outcome_id: string | null;
   /** The total the learner was shown when they reached Payment; exactly this is charged. */
   total_cost: number | null;
   currency: WithDefault<string>;

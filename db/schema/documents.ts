@@ -15,7 +15,7 @@ export interface DocumentCountersTable {
   value: number;
 }
 
-export type DocumentOutcomeKind = 'booking' | 'order';
+export type DocumentOutcomeKind = 'booking' | 'order' | 'membership_payment';
 
 /** The number given to a booking's or an order's invoice / receipt, once; re-downloads show the same one. */
 export interface InvoiceDocumentsTable {

@@ -14,12 +14,14 @@ import { POSTCODE_LETTERS } from './content.ts';
 import { DEFAULT_TIME_ZONE } from '../../src/domain/time.ts';
 import { addCalendarDays, zonedWallClock } from '../../src/domain/zone.ts';
 import type { Random } from './random.ts';
+import type { z } from 'zod';
+import { planInputSchema } from '../../src/domain/memberships.ts';
 
 /** Catalogue tables in foreign-key order (parents first): the order rows are inserted in. */
 export const CATALOGUE_TABLES = [
   'categories', 'educators', 'locations', 'faqs', 'lessons', 'forms', 'form_fields', 'form_validations',
   'courses', 'collections', 'collection_courses', 'occurrences', 'offers', 'add_ons', 'reviews',
-  'payment_options', 'vouchers',
+  'payment_options', 'vouchers', 'membership_plans',
 ] as const;
 export type CatalogueTable = (typeof CATALOGUE_TABLES)[number];
 
@@ -184,7 +186,7 @@ export class EducatorBuilder {
   readonly key: string;
   readonly id: string;
   educator!: EducatorRow;
-  private counters = { course: 0, location: 0, faq: 0, review: 0, collection: 0, voucher: 0, payment: 0 };
+  private counters = { course: 0, location: 0, faq: 0, review: 0, collection: 0, voucher: 0, payment: 0, plan: 0 };
   private courseSlugs = new Set<string>();
 
   constructor(
@@ -436,6 +438,19 @@ export class EducatorBuilder {
       id, educator_id: this.id, course_id: spec.course ? spec.course.row.id : null, code: spec.code,
       kind: spec.kind, amount: spec.amount, currency: 'GBP', expires_at: spec.expires_at ?? null,
       max_uses: spec.max_uses ?? null, uses: spec.uses ?? 0, created_at: this.now - 60 * DAY,
+    });
+    return id;
+  }
+
+  /** A membership plan, checked by the same schema an editor would use (src/domain/memberships.ts). */
+  membershipPlan(spec: z.input<typeof planInputSchema> & { courses?: CourseRef[] }): string {
+    const id = `plan_${this.key}_${++this.counters.plan}`;
+    const { courses, ...input } = spec;
+    const plan = planInputSchema.parse({ ...input, courseIds: courses ? courses.map((c) => c.row.id) : input.courseIds ?? null });
+    this.rows.membership_plans.push({
+      id, educator_id: this.id, name: plan.name, description: plan.description, interval: plan.interval, pass_months: plan.passMonths,
+      price: plan.price, currency: plan.currency, discount_percent: plan.discountPercent, credits_per_period: plan.creditsPerPeriod,
+      course_ids: plan.courseIds, position: this.counters.plan, listed: true, created_at: this.now - 90 * DAY,
     });
     return id;
   }

@@ -331,6 +331,11 @@ function clayAndKiln(b: EducatorBuilder): void {
   b.voucher({ code: 'GLAZE15', kind: 'percent', amount: 15, course: glaze, expires_at: now + 180 * DAY });
 
   b.paymentOptions({ card: true, paypal: true, klarna: true });
+
+  b.membershipPlan({
+    name: 'Clay Club', interval: 'month', price: 3900, creditsPerPeriod: 2, discountPercent: 10, courses: [dropIn, taster, glaze],
+    description: 'Two drop-in or taster sessions a month and 10% off glaze workshops.',
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -780,6 +785,20 @@ function stillwater(b: EducatorBuilder): void {
   ].forEach((r) => b.review(r));
 
   b.paymentOptions({ card: true, manual: true, manual_label: null, manual_message: null });
+
+  // Memberships (docs/gifts-and-memberships.md): credits, a percentage, a pass on selected classes.
+  b.membershipPlan({
+    name: 'Unlimited Calm', interval: 'month', price: 4900, creditsPerPeriod: 8, discountPercent: 20,
+    description: 'Eight classes a month, and 20% off everything else we run, workshops and trainings included.',
+  });
+  b.membershipPlan({
+    name: 'Annual Friend', interval: 'year', price: 9900, discountPercent: 15,
+    description: 'A year of 15% off every class, course and retreat.',
+  });
+  b.membershipPlan({
+    name: 'Five-Class Pass', interval: 'pass', passMonths: 3, price: 5500, creditsPerPeriod: 5, courses: [yin, vinyasa],
+    description: 'Five drop-in classes to use within three months.',
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@
  *   /checkout?flow={flow}&course={courseId}&occurrence={occurrenceId} (marketplace, minisite)
  *   /embed/checkout?… in the embed (only /embed pages may be framed)
  * plus `origin` (embed | landing_page) outside the marketplace and, in the embed, the parent page
- * as `parent_window_url` when embed.js passed it. Memberships and vouchers are hidden for now.
+ * as `parent_window_url` when embed.js passed it. Memberships: what a member would pay, linking to the plans.
  */
 import { useEffect, useMemo, useState } from 'react';
 import { useStore } from '@nanostores/react';
@@ -33,6 +33,10 @@ export interface BookingAsideProps {
   waitlistHref: string;
   /** Label of the main button per flow. */
   bookLabel: string;
+  /** Spec 2.13 (6) "receives memberships": what a member would pay ("Members from £…" / "Use 1 credit"), null when no plan covers the course. */
+  memberText?: string | null;
+  /** The educator's memberships page in this context. */
+  membershipsHref?: string | null;
 }
 
 function checkoutHref(flow: Flow, courseId: string, context: BookingAsideProps['context'], occurrenceId?: string | null, parentUrl?: string | null): string {
@@ -45,7 +49,7 @@ function checkoutHref(flow: Flow, courseId: string, context: BookingAsideProps['
 }
 
 export default function BookingAside(props: BookingAsideProps) {
-  const { courseId, flow, scheduled, context, priceText, vatText, cancellationText, initialOccurrences, courseSpaces, enquiryHref, waitlistHref, bookLabel } = props;
+  const { courseId, flow, scheduled, context, priceText, vatText, cancellationText, initialOccurrences, courseSpaces, enquiryHref, waitlistHref, bookLabel, memberText, membershipsHref } = props;
   // Until hydrated, render exactly the pre-rendered state (another island may already have set the stores).
   const hydrated = useHydrated();
   const liveValue = useStore($liveOccurrences);
@@ -91,6 +95,11 @@ export default function BookingAside(props: BookingAsideProps) {
             <p style={{ margin: 0 }}>There are no upcoming dates at the moment.</p>
           )}
         </div>
+      )}
+      {memberText && (
+        <p className="small member-price" style={{ margin: 0 }} data-testid="member-price">
+          {membershipsHref ? <a href={membershipsHref}>{memberText}</a> : memberText}
+        </p>
       )}
       {cancellationText && <p className="small muted" style={{ margin: 0 }}>{cancellationText}</p>}
       <div style={{ display: 'grid', gap: '0.5rem' }}>

@@ -13,7 +13,7 @@ export type TabKey = 'courses' | 'about' | 'reviews' | 'enquiry' | 'memberships'
  * Spec 2.1 links whose pages are not built yet, so no tab links to them. When a page lands, remove
  * its key here and its tab appears in every context that has the link.
  */
-export const PENDING_TABS: ReadonlySet<TabKey> = new Set<TabKey>(['memberships', 'vouchers']);
+export const PENDING_TABS: ReadonlySet<TabKey> = new Set<TabKey>(['vouchers']);
 
 export interface Tab {
   key: TabKey;

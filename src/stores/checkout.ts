@@ -9,7 +9,7 @@
  *   timestamp, and ignored when older than 1 hour or for another checkout (spec 5, 7, 9).
  * - begin_checkout fires once, when the checkout first becomes ready.
  */
-import { isDatedFlow } from '../domain/checkout/flows.ts';
+import { flowSellsCourse, isDatedFlow } from '../domain/checkout/flows.ts';
 import { atom, computed } from 'nanostores';
 import type { Problem } from '../domain/problems.ts';
 import { problems } from '../domain/problems.ts';
@@ -149,10 +149,13 @@ function fail(problem: Problem): void {
 export async function startCheckout(): Promise<void> {
   const bootstrap = $bootstrap.get();
   if (!bootstrap) return;
-  if (bootstrap.problem || !bootstrap.flow || !bootstrap.courseId) {
+  // A course flow needs its course; a flow that sells from the educator (gift voucher, membership) its educator.
+  const sellsCourse = !!bootstrap.flow && flowSellsCourse(bootstrap.flow);
+  if (bootstrap.problem || !bootstrap.flow || (sellsCourse ? !bootstrap.courseId : !bootstrap.educator)) {
     $initError.set(bootstrap.problem ?? problems.notFound('No course was chosen for this checkout.'));
     return;
   }
+  const sameSeller = (state: CheckoutState) => (sellsCourse ? state.courseId === bootstrap.courseId : state.educatorId === bootstrap.educator?.id);
   const existingId = new URL(window.location.href).searchParams.get('checkoutId');
   if (existingId && isPaymentWindow()) return finishPaymentWindow(existingId);
   if (existingId) {
@@ -160,7 +163,7 @@ export async function startCheckout(): Promise<void> {
     if (cached) $costSummary.set(cached);
     try {
       const state = await checkoutApi.get(existingId);
-      if (state.courseId === bootstrap.courseId && state.flow === bootstrap.flow && state.status !== 'abandoned') {
+      if (sameSeller(state) && state.flow === bootstrap.flow && state.status !== 'abandoned') {
         accept(state);
         await handleCardReturn(state);
         return;
@@ -175,7 +178,7 @@ export async function startCheckout(): Promise<void> {
   try {
     const state = await checkoutApi.initialise(bootstrap.flow, {
       checkoutId: null,
-      courseId: bootstrap.courseId,
+      ...(sellsCourse ? { courseId: bootstrap.courseId } : { educatorId: bootstrap.educator?.id ?? null }),
       // Spec 7: only dated flows (booking, bookingApplication) send the occurrence.
       occurrenceId: isDatedFlow(bootstrap.flow) ? bootstrap.occurrenceId : null,
       origin: bootstrap.origin,
@@ -329,7 +332,7 @@ export async function loadPaymentOptions(): Promise<void> {
 let occurrencesRequested = false;
 export async function loadOccurrences(force = false): Promise<void> {
   const state = $checkout.get();
-  if (!state || (occurrencesRequested && !force)) return;
+  if (!state || !state.courseId || (occurrencesRequested && !force)) return;
   occurrencesRequested = true;
   try {
     const body = await checkoutApi.occurrences(state.educatorId, state.courseId);

@@ -2,7 +2,7 @@
  * Links, search-engine tags and crawler files of the public pages:
  * - every link of the spec's navigation tables (2.1 educator navigation, 2.2 course page links,
  *   2.3 add-review links) for the showcase educator is the spec's URL in each context and leads to
- *   a real page (HTTP 200); memberships and gift vouchers are hidden (no link, no page);
+ *   a real page (HTTP 200); gift vouchers are hidden (no link, no page);
  * - embed pages are `noindex` without a canonical URL; marketplace and minisite pages have a canonical URL;
  *   only marketplace course pages carry Course structured data (country GB);
  * - sitemap.xml and robots.txt answer on the marketplace and on a minisite.
@@ -37,20 +37,20 @@ afterAll(async () => {
 
 /** Spec 2.1 as built (docs/routes.md): the educator's tabs per context, in order. */
 const TABS: Record<Context, [string, string][]> = {
-  marketplace: [['about', `/${CLAY.slug}`], ['courses', `/${CLAY.slug}/courses`], ['reviews', `/${CLAY.slug}/reviews`], ['enquiry', `/${CLAY.slug}/enquiry`]],
-  minisite: [['courses', '/'], ['about', '/about'], ['reviews', '/reviews'], ['enquiry', '/enquiry']],
+  marketplace: [['about', `/${CLAY.slug}`], ['courses', `/${CLAY.slug}/courses`], ['reviews', `/${CLAY.slug}/reviews`], ['memberships', `/${CLAY.slug}/memberships`], ['enquiry', `/${CLAY.slug}/enquiry`]],
+  minisite: [['courses', '/'], ['about', '/about'], ['reviews', '/reviews'], ['memberships', '/memberships'], ['enquiry', '/enquiry']],
   // The spec's /embed/enquiry carries the educator in ?educator= (one static shell for every educator).
-  embed: [['courses', `/embed/${CLAY.slug}`], ['reviews', `/embed/${CLAY.slug}/reviews`], ['enquiry', `/embed/enquiry?educator=${CLAY.slug}`]],
+  embed: [['courses', `/embed/${CLAY.slug}`], ['reviews', `/embed/${CLAY.slug}/reviews`], ['memberships', `/embed/${CLAY.slug}/memberships`], ['enquiry', `/embed/enquiry?educator=${CLAY.slug}`]],
 };
 const COURSES_PATH: Record<Context, string> = { marketplace: `/${CLAY.slug}/courses`, minisite: '/', embed: `/embed/${CLAY.slug}` };
 const REVIEWS_PATH: Record<Context, string> = { marketplace: `/${CLAY.slug}/reviews`, minisite: '/reviews', embed: `/embed/${CLAY.slug}/reviews` };
 const coursePath = (context: Context, courseSlug: string) =>
   context === 'marketplace' ? `/${CLAY.slug}/${courseSlug}` : context === 'minisite' ? `/${courseSlug}` : `/embed/${CLAY.slug}/${courseSlug}`;
-/** Spec 2.1 memberships and vouchers: hidden for now, so these must not exist. */
+/** Spec 2.1 vouchers: hidden for now, so these must not exist. */
 const HIDDEN: Record<Context, string[]> = {
-  marketplace: [`/${CLAY.slug}/memberships`],
-  minisite: ['/memberships', '/gift-checkout'],
-  embed: [`/embed/${CLAY.slug}/memberships`, `/embed/${CLAY.slug}/gift-checkout`],
+  marketplace: [],
+  minisite: ['/gift-checkout'],
+  embed: [`/embed/${CLAY.slug}/gift-checkout`],
 };
 
 async function hrefs(page: Page, selector: string): Promise<string[]> {
@@ -63,9 +63,9 @@ async function expectAllOk(links: string[], base: string): Promise<void> {
   expect(statuses.filter(([, status]) => status !== 200)).toEqual([]);
 }
 
-/** No tab, button or link on the page leads to memberships or gift vouchers (those pages come later). */
+/** No tab, button or link on the page leads to gift vouchers (that page comes later). */
 async function expectNoHiddenLinks(page: Page): Promise<void> {
-  const links = await page.locator('a[href*="memberships"], a[href*="gift-checkout"]').evaluateAll((as) =>
+  const links = await page.locator('a[href*="gift-checkout"]').evaluateAll((as) =>
     as.map((a) => a.getAttribute('href')));
   expect(links).toEqual([]);
 }
@@ -111,7 +111,7 @@ describe('navigation links (spec 2.1–2.3) for the showcase educator', () => {
         expect(await addReview.getAttribute('target')).toBe(context === 'embed' ? '_blank' : null);
         const educatorCard = await hrefs(page, '.course-educator a');
         expect(educatorCard).toEqual([COURSES_PATH[context]]);
-        if (context === 'minisite') expect(await hrefs(page, 'header.site-header nav a.site-header__link')).toEqual(['/', '/about', '/reviews', '/enquiry']);
+        if (context === 'minisite') expect(await hrefs(page, 'header.site-header nav a.site-header__link')).toEqual(['/', '/about', '/reviews', '/memberships', '/enquiry']);
         await expectNoHiddenLinks(page);
         await expectAllOk([...dates, courseReviewHref, ...educatorCard], courseUrl);
 
@@ -126,7 +126,7 @@ describe('navigation links (spec 2.1–2.3) for the showcase educator', () => {
         await expectNoHiddenLinks(page);
         await expectAllOk([educatorReviewHref], reviewsUrl);
 
-        // Memberships and gift vouchers: no page either.
+        // Gift vouchers: no page either.
         for (const path of HIDDEN[context]) expect((await httpGet(pageUrl(context, CLAY.slug, path))).status, path).toBe(404);
       } finally {
         await browserContext.close();

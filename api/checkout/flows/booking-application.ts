@@ -1,6 +1,7 @@
 /** The booking application (spec 1, 2.14): a dated occurrence and its spaces, sent for the educator to accept. */
 import { defineFlow } from '../definition.ts';
 import { newReference } from '../ids.ts';
+import { courseBase } from '../outcomes.ts';
 import { requestedSpaces } from '../context.ts';
 import { dateStep, pickOccurrence } from '../steps/date.ts';
 import { pricingStep, priceSelection } from '../steps/pricing.ts';
@@ -29,7 +30,7 @@ export const bookingApplicationFlow = defineFlow({
     const id = newReference('application');
     const occ = ctx.occ?.occurrence;
     await ctx.q.insertInto('booking_applications').values({
-      ...base, id, status: 'sent', occurrence_id: ctx.row.occurrence_id, spaces: requestedSpaces(ctx),
+      ...courseBase(base), id, status: 'sent', occurrence_id: ctx.row.occurrence_id, spaces: requestedSpaces(ctx),
       details: { occurrence: occ ? { start_datetime: Number(occ.start_datetime), end_datetime: Number(occ.end_datetime) } : null, costSummary: ctx.row.cost_summary },
     }).execute();
     return { kind: 'application', id, documents: false };

@@ -1,6 +1,7 @@
 /** The booking flow (spec 1, 2.14): a dated occurrence of a class or blended course, paid or free. */
 import { bookingOutcome } from '../../../src/domain/checkout/outcomes.ts';
 import { defineFlow } from '../definition.ts';
+import { courseOf } from '../context.ts';
 import { commitSpaces } from '../outcomes.ts';
 import { dateStep, pickOccurrence } from '../steps/date.ts';
 import { pricingStep, priceSelection } from '../steps/pricing.ts';
@@ -38,7 +39,7 @@ export const bookingFlow = defineFlow({
       occurrenceId: ctx.row.occurrence_id,
       start: occ ? Number(occ.start_datetime) : null,
       end: occ ? Number(occ.end_datetime) : null,
-      status: bookingOutcome(ctx.cat.course.approval_required),
+      status: bookingOutcome(courseOf(ctx).approval_required),
       details: { voucherId: priceSelection(ctx)?.voucherId ?? null, costSummary: ctx.row.cost_summary },
     });
   },

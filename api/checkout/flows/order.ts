@@ -1,6 +1,6 @@
 /** The order flow (spec 1, 2.14): an on-demand course, no date; a voucher use is held while paying. */
 import { defineFlow } from '../definition.ts';
-import { commitSpaces, paymentColumns } from '../outcomes.ts';
+import { commitSpaces, courseBase, paymentColumns } from '../outcomes.ts';
 import { newReference } from '../ids.ts';
 import { pricingStep, priceSelection } from '../steps/pricing.ts';
 import { contactStep } from '../steps/contact.ts';
@@ -26,7 +26,7 @@ export const orderFlow = defineFlow({
     await commitSpaces(ctx);
     const id = newReference('order');
     await ctx.q.insertInto('orders').values({
-      ...base, ...paymentColumns(pay), id, status: 'confirmed',
+      ...courseBase(base), ...paymentColumns(pay), id, status: 'confirmed',
       details: { voucherId: priceSelection(ctx)?.voucherId ?? null, costSummary: ctx.row.cost_summary },
     }).execute();
     return { kind: 'order', id, documents: true };

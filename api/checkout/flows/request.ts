@@ -9,7 +9,7 @@ import { defaultDelivery, defaultDurationId, defaultRequestPricing } from '../..
 import { requiresPayment } from '../../../src/domain/checkout/request.ts';
 import { educatorBusyIntervals } from '../../../db/queries/checkout.ts';
 import { defineFlow } from '../definition.ts';
-import { domainOffers, entry, type DatesState, type DeliveryState } from '../context.ts';
+import { courseOf, domainOffers, entry, type DatesState, type DeliveryState } from '../context.ts';
 import { deliveryStep, requestDatesStep, calendarBased, deliveryCourse, deliverySelection, instantBooking, slotOf } from '../steps/request.ts';
 import { contactStep } from '../steps/contact.ts';
 import { paymentStep } from '../steps/payment.ts';
@@ -34,13 +34,13 @@ export const requestFlow = defineFlow({
   defaults: (ctx) => {
     let delivery: unknown = null;
     try {
-      delivery = defaultDelivery(deliveryCourse(ctx.cat), ctx.cat.course.student_travel_settings?.locations ?? []);
+      delivery = defaultDelivery(deliveryCourse(ctx.cat), courseOf(ctx).student_travel_settings?.locations ?? []);
     } catch {
       delivery = null;
     }
     return {
       delivery: {
-        selectedDurationId: defaultDurationId(ctx.cat.course.duration_pricing),
+        selectedDurationId: defaultDurationId(courseOf(ctx).duration_pricing),
         delivery,
         pricing: defaultRequestPricing(domainOffers(ctx.cat.offers), ctx.now),
       },
@@ -49,7 +49,7 @@ export const requestFlow = defineFlow({
   rules: (ctx) => ({ calendarBased: calendarBased(ctx), instantBooking: instantBooking(ctx) }),
   // Spec 4: "No delivery options available" when no delivery option can be defaulted.
   initialise: async (ctx) => {
-    defaultDelivery(deliveryCourse(ctx.cat), ctx.cat.course.student_travel_settings?.locations ?? []);
+    defaultDelivery(deliveryCourse(ctx.cat), courseOf(ctx).student_travel_settings?.locations ?? []);
   },
   outcome: async (ctx, pay, base) => {
     const dates = entry<DatesState>(ctx, 'dates');
@@ -61,7 +61,7 @@ export const requestFlow = defineFlow({
     const busy = await educatorBusyIntervals(ctx.q, ctx.row.educator_id, slot.from, slot.to);
     if (busy.length > 0) throw new ProblemError(problems.validation([{ key: 'stepState.dates.availableDate', name: 'Date & Time', message: 'is no longer available' }]));
     return insertBooking(ctx, pay, base, {
-      occurrenceId: null, start: slot.from, end: slot.to, status: bookingOutcome(ctx.cat.course.approval_required), details,
+      occurrenceId: null, start: slot.from, end: slot.to, status: bookingOutcome(courseOf(ctx).approval_required), details,
     });
   },
 });

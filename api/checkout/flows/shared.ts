@@ -5,7 +5,7 @@ import { defaultOfferSelection } from '../../../src/domain/checkout/defaults.ts'
 import { newReference } from '../ids.ts';
 import { checkoutCost, domainOffers, requestedSpaces, type Ctx } from '../context.ts';
 import type { CompletionPayment, OutcomeBase, OutcomeRef } from '../definition.ts';
-import { paymentColumns } from '../outcomes.ts';
+import { courseBase, paymentColumns } from '../outcomes.ts';
 
 /** Spec 2.14: booking and order need Payment when something costs money (offersNeedPayment). */
 export async function offersPaymentRequired(ctx: Ctx): Promise<boolean> {
@@ -28,7 +28,7 @@ export async function insertBooking(
 ): Promise<OutcomeRef> {
   const id = newReference('booking');
   await ctx.q.insertInto('bookings').values({
-    ...base, ...paymentColumns(pay), id, status: when.status, occurrence_id: when.occurrenceId, spaces: requestedSpaces(ctx),
+    ...courseBase(base), ...paymentColumns(pay), id, status: when.status, occurrence_id: when.occurrenceId, spaces: requestedSpaces(ctx),
     start_datetime: when.start, end_datetime: when.end, details: when.details,
   }).execute();
   return { kind: 'booking', id, documents: true };
@@ -37,7 +37,7 @@ export async function insertBooking(
 /** A request record (spec 2.15 "Request Sent"): request, date and group booking requests. */
 export async function insertRequest(ctx: Ctx, base: OutcomeBase, details: Record<string, unknown>): Promise<OutcomeRef> {
   const id = newReference('request');
-  await ctx.q.insertInto('booking_requests').values({ ...base, id, status: 'sent', details }).execute();
+  await ctx.q.insertInto('booking_requests').values({ ...courseBase(base), id, status: 'sent', details }).execute();
   return { kind: 'request', id, documents: false };
 }
 

@@ -23,7 +23,7 @@ async function fillContactDetails(ctx: Ctx, payload: (typeof ACTION_PAYLOADS)[Co
   const origin = ctx.row.origin;
   const properties: ProblemProperty[] = [];
 
-  const formId = bookerFormRef(ctx.cat.course, ctx.cat.educator);
+  const formId = bookerFormRef(ctx.cat.course ?? {}, ctx.cat.educator);
   const form = (await loadForm(ctx.q, formId)) ?? (await loadForm(ctx.q, DEFAULT_FORM_REF))!;
   const booker: FormResponse = { ...payload.bookerFormResponse };
   // The booker's e-mail is the account's and cannot be edited (spec 5).
@@ -35,14 +35,15 @@ async function fillContactDetails(ctx: Ctx, payload: (typeof ACTION_PAYLOADS)[Co
   properties.push(...validateFormResponse(form, booker, BOOKER_RESPONSE_PATH));
 
   const attendees: FormResponse[] = [];
-  const guests = capturesGuests({ capture_guests: ctx.cat.course.capture_guests });
+  const guests = capturesGuests({ capture_guests: ctx.cat.course?.capture_guests });
   if (guests) {
     const expected = Math.max(0, requestedSpaces(ctx) - (payload.bookerIsAttending ? 1 : 0));
     const responses = payload.attendeeFormResponses.map((r) => ('formResponse' in r && typeof r.formResponse === 'object' && r.formResponse !== null && !Array.isArray(r.formResponse) ? r.formResponse : r) as FormResponse);
     if (responses.length !== expected) {
       properties.push({ key: 'payload.attendeeFormResponses', name: 'Attendees', message: `must hold the details of ${expected} ${expected === 1 ? 'attendee' : 'attendees'}` });
     }
-    const guestForm = ctx.cat.course.guest_form_ref ? (await loadForm(ctx.q, ctx.cat.course.guest_form_ref)) ?? form : form;
+    const guestRef = ctx.cat.course?.guest_form_ref;
+    const guestForm = guestRef ? (await loadForm(ctx.q, guestRef)) ?? form : form;
     responses.slice(0, expected).forEach((response, index) => {
       properties.push(...validateFormResponse(guestForm, response, attendeeResponsePath(index)));
       attendees.push(response);

@@ -6,7 +6,7 @@ import { ProblemError, problems, type ProblemProperty } from '../../../src/domai
 import { flowSpacesBase, offerSaleText, spacesSelected, type SelectedOffer } from '../../../src/domain/pricing.ts';
 import { soldOutProblem } from '../../../src/domain/checkout/problems.ts';
 import { ensureAvailableSpaces, lockOccurrence, sweepExpired } from '../holds.ts';
-import { domainOffers, type AddOnSelection, type Ctx } from '../context.ts';
+import { courseOf, domainOffers, type AddOnSelection, type Ctx } from '../context.ts';
 
 export function invalid(properties: ProblemProperty[]): never {
   throw new ProblemError(problems.validation(properties));
@@ -25,9 +25,9 @@ async function spacePool(ctx: Ctx): Promise<number> {
     const fresh = await ctx.q.selectFrom('occurrences').select(['available_spaces', 'spaces']).where('id', '=', id).executeTakeFirstOrThrow();
     ctx.occ = { ...ctx.occ, occurrence: { ...ctx.occ.occurrence, available_spaces: fresh.available_spaces, spaces: fresh.spaces } };
     const own = await ctx.q.selectFrom('space_holds').select(['spaces']).where('checkout_id', '=', ctx.row.id).where('status', '=', 'held').where('occurrence_id', '=', id).executeTakeFirst();
-    return flowSpacesBase(ctx.flow, { occurrence: ctx.occ.occurrence, course: ctx.cat.course }) + (own ? Number(own.spaces) : 0);
+    return flowSpacesBase(ctx.flow, { occurrence: ctx.occ.occurrence, course: courseOf(ctx) }) + (own ? Number(own.spaces) : 0);
   }
-  return flowSpacesBase(ctx.flow, { occurrence: null, course: ctx.cat.course });
+  return flowSpacesBase(ctx.flow, { occurrence: null, course: courseOf(ctx) });
 }
 
 /**

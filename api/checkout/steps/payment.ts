@@ -25,7 +25,7 @@ function fail(problem: Problem): never {
 
 /** The methods this checkout offers: the educator's, allowed in the flow (spec 4), with a provider here. */
 async function methodsFor(ctx: Ctx): Promise<{ visible: PaymentMethod[]; options: ResolvedPaymentOptions }> {
-  const options = await loadPaymentOptions(ctx.q, ctx.cat.educator.id, ctx.cat.course.id);
+  const options = await loadPaymentOptions(ctx.q, ctx.cat.educator.id, ctx.cat.course?.id ?? null);
   const available = availableMethods(ctx.deps.config);
   return { visible: visiblePaymentMethods(ctx.flow, options).filter((m) => available.includes(m)), options };
 }
@@ -66,7 +66,7 @@ async function preparePayment(deps: Ctx['deps'], row: Ctx['row'], method: string
       return { payment: existing, provider: provider.name };
     }
   }
-  const payment = await provider.createPayment(row.total_cost, row.currency, { checkoutId: row.id, courseId: row.course_id, educatorId: row.educator_id });
+  const payment = await provider.createPayment(row.total_cost, row.currency, { checkoutId: row.id, ...(row.course_id ? { courseId: row.course_id } : {}), educatorId: row.educator_id });
   return { payment, provider: provider.name };
 }
 

@@ -6,7 +6,8 @@ import { defaultOfferSelection } from '../../../src/domain/checkout/defaults.ts'
 import { voucherProperty } from '../../../src/domain/checkout/problems.ts';
 import { ACTION_PAYLOADS } from '../actions.ts';
 import { ADVANCE, action, defineStep, type StepDef } from '../definition.ts';
-import { domainOffers, entry, setEntry, stepObject, type Ctx, type PriceState } from '../context.ts';
+import { courseOf, domainOffers, entry, memberOf, setEntry, stepObject, type Ctx, type PriceState } from '../context.ts';
+import { creditApplies } from '../../../src/domain/memberships.ts';
 import { checkVoucher } from '../vouchers.ts';
 import { invalid, validateLines } from './lines.ts';
 
@@ -26,14 +27,29 @@ async function pickPricing(ctx: Ctx, payload: (typeof ACTION_PAYLOADS)[PricingAc
     const previous = entry<PriceState>(ctx, 'price')?.voucherId ?? null;
     const ownHold = await ctx.q.selectFrom('space_holds').select('voucher_id').where('checkout_id', '=', ctx.row.id).where('status', '=', 'held').executeTakeFirst();
     const check = await checkVoucher(ctx.q, {
-      educatorId: ctx.cat.educator.id, courseId: ctx.cat.course.id, codeOrId: payload.appliedPromoCode, now: ctx.now,
+      educatorId: ctx.cat.educator.id, courseId: courseOf(ctx).id, codeOrId: payload.appliedPromoCode, now: ctx.now,
       ownHold: !!ownHold?.voucher_id && ownHold.voucher_id === previous,
     });
     if (!check.ok) invalid([voucherProperty(check.reason)]);
     voucherId = check.voucher.id;
   }
-  const state: PriceState = { offers, addOns, spacesRequested: spaces, voucherId };
+  const state: PriceState = { offers, addOns, spacesRequested: spaces, voucherId, ...(payload.useMembershipCredit ? { useCredit: true } : {}) };
+  if (payload.useMembershipCredit) await checkCredit(ctx, offers);
   setEntry(ctx, 'price', state);
+}
+
+/**
+ * A credit asked for by a signed-in member must be there now (a visitor's is checked once they are known, when it
+ * is spent); and a credit pays one space, so the selection needs an offer of one space.
+ */
+async function checkCredit(ctx: Ctx, offers: ReadonlyArray<{ offerId: string; quantity: number }>): Promise<void> {
+  const catalogue = ctx.def.catalogue(ctx).offers;
+  const lines = offers.map((l) => ({ price: 0, quantity: l.quantity, spaces: catalogue.find((o) => o.id === l.offerId)?.spaces ?? 1 }));
+  if (!creditApplies(lines)) invalid([{ key: 'payload.useMembershipCredit', name: 'Membership credit', message: 'pays for one space: choose an offer of one space' }]);
+  if (!ctx.user && !ctx.row.user_id) return;
+  const member = await memberOf(ctx);
+  if (!member || Number(member.plan.credits_per_period) === 0) invalid([{ key: 'payload.useMembershipCredit', name: 'Membership credit', message: 'needs a membership with credits for this course' }]);
+  if (member.creditsLeft <= 0) invalid([{ key: 'payload.useMembershipCredit', name: 'Membership credit', message: 'none left this period' }]);
 }
 
 /** A step that writes stepState.price under its spec 4 action name. */

@@ -15,12 +15,12 @@ import { educatorBusyIntervals, type CheckoutCatalogue } from '../../../db/queri
 import type { DurationPricing } from '../../../db/schema.ts';
 import { ACTION_PAYLOADS } from '../actions.ts';
 import { ADVANCE, STAY, action, defineStep } from '../definition.ts';
-import { costOf, domainOffers, entry, setEntry, type Ctx, type DatesState, type DeliveryState } from '../context.ts';
+import { costOf, courseOf, domainOffers, entry, setEntry, type Ctx, type DatesState, type DeliveryState } from '../context.ts';
 import { invalid, validateLines } from './lines.ts';
 
 /** The delivery facts of a course (spec 4 "Defaults"). */
 export function deliveryCourse(cat: CheckoutCatalogue) {
-  const c = cat.course;
+  const c = courseOf({ cat });
   return {
     available_for_online_delivery: c.available_for_online_delivery,
     available_for_in_person_delivery: c.available_for_in_person_delivery,
@@ -31,7 +31,7 @@ export function deliveryCourse(cat: CheckoutCatalogue) {
 
 /** The selected duration option of a request (or null). */
 export function selectedDuration(ctx: Ctx, durationId?: string | null): DurationPricing | null {
-  const options = ctx.cat.course.duration_pricing ?? [];
+  const options = courseOf(ctx).duration_pricing ?? [];
   const id = durationId === undefined ? entry<DeliveryState>(ctx, 'delivery')?.selectedDurationId : durationId;
   return options.find((o) => o._id === id) ?? null;
 }
@@ -40,19 +40,19 @@ export function selectedDuration(ctx: Ctx, durationId?: string | null): Duration
 function durationMinutes(ctx: Ctx): number | null {
   const option = selectedDuration(ctx);
   if (option && typeof option.duration === 'number') return option.duration;
-  return ctx.cat.course.course_duration ?? null;
+  return courseOf(ctx).course_duration ?? null;
 }
 
 export function calendarBased(ctx: Ctx): boolean {
   return isCalendarBased({
-    dateRequests: ctx.cat.course.date_requests,
+    dateRequests: courseOf(ctx).date_requests,
     durationMinutes: durationMinutes(ctx),
     skipAvailableDates: entry<DatesState>(ctx, 'dates')?.skipAvailableDates ?? false,
   });
 }
 
 export function instantBooking(ctx: Ctx): boolean {
-  return isInstantBooking({ pricingType: ctx.cat.course.pricing_type, calendarBased: calendarBased(ctx) });
+  return isInstantBooking({ pricingType: courseOf(ctx).pricing_type, calendarBased: calendarBased(ctx) });
 }
 
 /** The delivery entry as a selection: its offers and add-ons, the duration's extra cost per requested space. */
@@ -105,7 +105,7 @@ export function checkPreferredDates(ctx: Ctx, dates: ReadonlyArray<string | null
 }
 
 async function configureDelivery(ctx: Ctx, payload: (typeof ACTION_PAYLOADS)['request delivery configured']['_output']): Promise<void> {
-  const course = ctx.cat.course;
+  const course = courseOf(ctx);
   const options = course.duration_pricing ?? [];
   const properties: ProblemProperty[] = [];
   let durationId = payload.selectedDurationId ?? null;
@@ -205,7 +205,7 @@ export const requestDatesStep = defineStep({
       payload: ACTION_PAYLOADS['skip available dates'],
       handle: (ctx) => {
         // Stays on Dates, which now asks for preferred dates (spec 4: no longer calendar-based).
-        if (ctx.cat.course.date_requests !== 'calendar_based') throw new ProblemError(problems.checkoutSubmission());
+        if (courseOf(ctx).date_requests !== 'calendar_based') throw new ProblemError(problems.checkoutSubmission());
         ctx.row.step_state.dates = { status: 'complete', state: { type: 'preferred dates', preferredDates: [], availableDate: null, skipAvailableDates: true } };
         return STAY;
       },

@@ -2,8 +2,9 @@
  * The cost summary (spec 3 "Cost summary", 7 "POST /custom/get-checkout-summary", 9 "Pricing display").
  * Everything is integer pence. Order of the calculation:
  *   subtotal  = offers + add-ons + duration extras
- *   voucher   = percent of the subtotal (rounded half up) or a fixed amount, never more than the subtotal
- *   taxable   = subtotal − voucher
+ *   discounts = a member's credit and percentage (negative lines), never more than the subtotal
+ *   voucher   = percent of the subtotal after discounts (rounded half up) or a fixed amount, never more than it
+ *   taxable   = subtotal − discounts − voucher
  *   VAT       = absorbed: the part of `taxable` that is VAT, rate/(1+rate) (nothing added);
  *               added: taxable × rate (rounded half up), shown as a line and added to the total
  *   fee       = platform fee on a paid order: FEE_BP of (taxable + added VAT), rounded, + FEE_FIXED;
@@ -65,6 +66,11 @@ export interface CostInput {
   /** Duration extras: label, cost per space (pence), quantity (spec 7). */
   extras?: ReadonlyArray<{ label: string; cost: number; quantity: number }>;
   voucher?: VoucherInput | null;
+  /**
+   * Discounts taken off before the voucher, as negative summary lines (a member's credit and percentage,
+   * src/domain/memberships.ts); together never more than the subtotal.
+   */
+  discounts?: ReadonlyArray<SummaryLine>;
   vat?: { enabled?: boolean | null; is_vat_absorbed?: boolean | null; tax_label?: string | null; rate_bp?: number | null } | null;
   feesAbsorbed: boolean;
   fee?: { bp: number; fixed: number };
@@ -104,9 +110,11 @@ export function computeCostSummary(input: CostInput): CostSummary {
     .map((e) => ({ text: e.quantity === 1 ? e.label : `${e.label} × ${e.quantity}`, value: Math.round(e.cost) * e.quantity }));
   const sum = (lines: SummaryLine[]) => lines.reduce((total, line) => total + line.value, 0);
   const subtotal = sum(offerSummary) + sum(addOnSummary) + sum(extraSummary);
-  const discount = voucherDiscount(input.voucher, subtotal);
+  const discountSummary = (input.discounts ?? []).filter((d) => d.value < 0).map((d) => ({ text: d.text, value: Math.round(d.value) }));
+  const afterDiscounts = Math.max(0, subtotal + sum(discountSummary));
+  const discount = voucherDiscount(input.voucher, afterDiscounts);
   const voucherSummary = discount > 0 && input.voucher ? [{ text: `Voucher ${input.voucher.code}`, value: -discount }] : [];
-  const taxable = subtotal - discount;
+  const taxable = afterDiscounts - discount;
   let vatAmount = 0;
   let vatAdded = 0;
   const vatSummary: SummaryLine[] = [];
@@ -124,7 +132,7 @@ export function computeCostSummary(input: CostInput): CostSummary {
   const payable = taxable + vatAdded;
   const fee = platformFee(payable, input.fee);
   return {
-    summary_items: { offerSummary, addOnSummary, discountSummary: [], voucherSummary, vatSummary, extraSummary },
+    summary_items: { offerSummary, addOnSummary, discountSummary, voucherSummary, vatSummary, extraSummary },
     platform_fee: fee,
     fees_absorbed: input.feesAbsorbed,
     vat_amount: vatAmount,

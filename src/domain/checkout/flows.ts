@@ -18,8 +18,11 @@ export type CourseTypeGroup = 'on-demand' | 'blended' | 'on-request' | 'class';
 export interface FlowRules {
   /** Spec 7: the path slug of /checkout/initialise/{slug}. */
   readonly pathSlug: string;
-  /** Spec 4 "Flow and course type": the course types the flow accepts. */
-  readonly courseTypes: readonly CourseTypeGroup[];
+  /**
+   * Spec 4 "Flow and course type": the course types the flow accepts. `null`: the flow sells from an educator,
+   * not a course (a gift voucher, a membership) — it is initialised with `educatorId` and has no `courseId`.
+   */
+  readonly courseTypes: readonly CourseTypeGroup[] | null;
   /** Spec 2.14 "Steps per flow (before login / after login)". */
   readonly steps: { readonly beforeLogin: readonly StepId[]; readonly afterLogin: readonly StepId[] };
   /** Spec 4 "Which payment methods each flow shows". */
@@ -62,6 +65,12 @@ export const FLOW_RULES = {
     pathSlug: 'booking-application', courseTypes: ['class', 'blended'], dated: true,
     steps: { beforeLogin: ['date', 'spaces'], afterLogin: ['contactDetails', 'confirmation'] },
     paymentMethods: ['manual'],
+  },
+  // Joining a membership plan: sold by the educator, paid by card (the card is charged again at each renewal).
+  membership: {
+    pathSlug: 'membership', courseTypes: null, dated: false,
+    steps: { beforeLogin: ['plan'], afterLogin: ['payment', 'confirmation'] },
+    paymentMethods: ['card'],
   },
 } as const satisfies Record<string, FlowRules>;
 
@@ -118,8 +127,14 @@ export function courseTypeGroup(type: CourseType | null | undefined): CourseType
   return 'class';
 }
 
+/** Whether the flow sells a course (initialised with `courseId`) rather than something of the educator's (`educatorId`). */
+export function flowSellsCourse(flow: Flow): boolean {
+  return (FLOW_RULES[flow] as FlowRules).courseTypes !== null;
+}
+
 export function flowAcceptsCourseType(flow: Flow, type: CourseType | null | undefined): boolean {
-  return (FLOW_RULES[flow].courseTypes as readonly CourseTypeGroup[]).includes(courseTypeGroup(type));
+  const types = (FLOW_RULES[flow] as FlowRules).courseTypes;
+  return types !== null && types.includes(courseTypeGroup(type));
 }
 
 /**

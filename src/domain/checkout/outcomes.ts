@@ -2,6 +2,7 @@
  * Payment outcomes and confirmation screens (spec 2.15, 4 "Outcomes").
  */
 import type { Flow } from './flows.ts';
+import type { OutcomeKind } from './state.ts';
 import type { Offer } from '../entities.ts';
 import { anyOfferPaid } from '../pricing.ts';
 import { courseKeywordTitle } from '../text.ts';
@@ -51,12 +52,14 @@ export function confirmationTitle(flow: Flow, input: { approvalRequired?: boolea
       return 'Request Sent';
     case 'bookingApplication':
       return 'Application Sent';
+    case 'membership':
+      return 'Welcome, You Are a Member';
   }
 }
 
 /** Spec 2.15: the reference line, e.g. "Booking reference: {id}". */
-export function referenceText(kind: 'booking' | 'order' | 'request' | 'application', id: string): string {
-  const label = { booking: 'Booking', order: 'Order', request: 'Request', application: 'Application' }[kind];
+export function referenceText(kind: OutcomeKind, id: string): string {
+  const label = { booking: 'Booking', order: 'Order', request: 'Request', application: 'Application', giftVoucher: 'Gift voucher', membership: 'Membership' }[kind];
   return `${label} reference: ${id}`;
 }
 

@@ -26,9 +26,20 @@ export interface CostSummaryView {
   currency?: string | null;
 }
 
+/**
+ * The kinds of outcome a checkout records (spec 4 "Outcomes", and the flows that sell from an educator). The first
+ * four also have a column of their own on the checkout (spec 3 bookingId, orderId, requestId, applicationId).
+ */
+export const OUTCOME_KINDS = ['booking', 'order', 'request', 'application', 'giftVoucher', 'membership'] as const;
+export type OutcomeKind = (typeof OUTCOME_KINDS)[number];
+
+export function isOutcomeKind(value: unknown): value is OutcomeKind {
+  return typeof value === 'string' && (OUTCOME_KINDS as readonly string[]).includes(value);
+}
+
 /** What a completed checkout recorded, for the confirmation screen (spec 2.15). */
 export interface CheckoutOutcome {
-  kind: 'booking' | 'order' | 'request' | 'application';
+  kind: OutcomeKind;
   id: string;
   reference: string;
   title: string;
@@ -55,13 +66,17 @@ export interface CheckoutState {
   flow: Flow;
   origin: CheckoutOrigin;
   currentStep: StepId;
-  courseId: string;
+  /** null: a flow that sells from the educator (gift voucher, membership). */
+  courseId: string | null;
   educatorId: string;
   occurrenceId: string | null;
   bookingId: string | null;
   orderId: string | null;
   requestId: string | null;
   applicationId: string | null;
+  /** Every outcome's kind and id (also those with a spec 3 field above). */
+  outcomeKind: OutcomeKind | null;
+  outcomeId: string | null;
   stepState: Record<string, StepEntry>;
   // Further server fields (spec 3 allows them).
   status: 'open' | 'completed' | 'abandoned';

@@ -13,7 +13,8 @@ export type StepId =
   | 'login'
   | 'contactDetails'
   | 'payment'
-  | 'confirmation';
+  | 'confirmation'
+  | 'plan';
 
 /** Spec 2.14: the step names used in the breadcrumb. */
 export const STEP_LABELS: Readonly<Record<StepId, string>> = {
@@ -27,6 +28,7 @@ export const STEP_LABELS: Readonly<Record<StepId, string>> = {
   contactDetails: 'Contact Info',
   payment: 'Payment',
   confirmation: 'Confirmation',
+  plan: 'Plan',
 };
 
 /** Spec 2.14 "Step contents": headings where the spec gives one. */
@@ -35,6 +37,7 @@ export const STEP_TITLES: Readonly<Partial<Record<StepId, string>>> = {
   spaces: 'Select Spaces',
   message: 'Message',
   payment: 'Payment',
+  plan: 'Membership Plan',
 };
 
 /** Spec 2.14: the Dates step heading of the request flow. */

@@ -316,7 +316,8 @@ export interface AnalyticsItem {
 
 /** GA4 'begin_checkout' / 'purchase' parameters; value in major units. */
 export function checkoutEventParams(input: {
-  courseId: string;
+  /** null: a checkout that sells from the educator (no course item). */
+  courseId: string | null;
   courseName: string;
   currency: string;
   totalPence?: number | null;
@@ -324,7 +325,7 @@ export function checkoutEventParams(input: {
 }): { currency: string; value?: number; transaction_id?: string; items: AnalyticsItem[] } {
   const params: { currency: string; value?: number; transaction_id?: string; items: AnalyticsItem[] } = {
     currency: input.currency,
-    items: [{ item_id: input.courseId, item_name: input.courseName }],
+    items: input.courseId ? [{ item_id: input.courseId, item_name: input.courseName }] : [],
   };
   if (typeof input.totalPence === 'number') params.value = input.totalPence / 100;
   if (input.transactionId) params.transaction_id = input.transactionId;

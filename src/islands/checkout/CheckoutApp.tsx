@@ -31,6 +31,7 @@ import MessageStep from './steps/MessageStep.tsx';
 import ContactStep from './steps/ContactStep.tsx';
 import LoginStep from './steps/LoginStep.tsx';
 import PaymentStep from './steps/PaymentStep.tsx';
+import PlanStep from './steps/PlanStep.tsx';
 import { Spinner, STEP_HEADING_ID, StepHeading } from './shared.tsx';
 
 function Breadcrumb({ state }: { state: CheckoutState }) {
@@ -72,6 +73,8 @@ function StepArea({ state, loggedIn }: { state: CheckoutState; loggedIn: boolean
       return <ContactStep />;
     case 'payment':
       return <PaymentStep />;
+    case 'plan':
+      return <PlanStep />;
     default:
       return (
         <section className="checkout-step" aria-labelledby={STEP_HEADING_ID}>
@@ -87,7 +90,10 @@ function BackButton({ state, bootstrap, className = '' }: { state: CheckoutState
   const steps = state.steps ?? [];
   const current = steps.includes(state.currentStep as never) ? (state.currentStep as (typeof steps)[number]) : steps[0];
   const action = current ? backAction(steps, current, state.origin) : 'history';
-  const coursePage = courseLink('embed', { educatorSlug: bootstrap.educator!.slug, courseSlug: bootstrap.course!.slug, host: bootstrap.host }).href;
+  // A flow without a course (a membership) goes back to the educator's page instead of a course page.
+  const coursePage = bootstrap.course
+    ? courseLink('embed', { educatorSlug: bootstrap.educator!.slug, courseSlug: bootstrap.course.slug, host: bootstrap.host }).href
+    : `/embed/${bootstrap.educator!.slug}`;
   return (
     <button
       type="button"
@@ -97,8 +103,9 @@ function BackButton({ state, bootstrap, className = '' }: { state: CheckoutState
         if (action === 'previous-step') void submitAction('go back', {});
         else if (action === 'course-page') window.location.assign(coursePage);
         else if (window.history.length > 1) window.history.back();
+        else if (!bootstrap.course) window.location.assign(bootstrap.context === 'minisite' ? '/' : `/${bootstrap.educator!.slug}`);
         else window.location.assign(courseLink(bootstrap.context === 'minisite' ? 'minisite' : 'marketplace', {
-          educatorSlug: bootstrap.educator!.slug, currentEducatorSlug: bootstrap.educator!.slug, courseSlug: bootstrap.course!.slug, host: bootstrap.host,
+          educatorSlug: bootstrap.educator!.slug, currentEducatorSlug: bootstrap.educator!.slug, courseSlug: bootstrap.course.slug, host: bootstrap.host,
         }).href);
       }}
     >
@@ -181,7 +188,8 @@ export default function CheckoutApp({ bootstrap }: { bootstrap: CheckoutBootstra
   let content: ReactNode;
   if (restricted && b.course) {
     content = <Restricted />;
-  } else if (!state || !b.course || !b.educator) {
+  } else if (!state || !b.educator || (!b.course && !!state.courseId)) {
+    // A course flow waits for its course; a flow without one (a membership) needs only the educator.
     content = (
       <div className="checkout-loading">
         <Spinner label="Loading the checkout" />

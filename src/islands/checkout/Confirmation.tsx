@@ -25,9 +25,9 @@ function apiLink(path: string | null | undefined): string | null {
 export function SharePrompt() {
   const bootstrap = useStore($bootstrap)!;
   const state = useStore($checkout);
-  const course = bootstrap.course!;
+  const course = bootstrap.course;
   const educator = bootstrap.educator!;
-  if (!showSharePrompt(educator.featureFlags)) return null;
+  if (!course || !showSharePrompt(educator.featureFlags)) return null;
   const url = coursePageUrl(state?.origin ?? bootstrap.origin, bootstrap.host, educator.slug, course.slug, bootstrap.protocol);
   const text = shareText(course.name, educator.name);
   return (
@@ -54,7 +54,7 @@ export default function Confirmation() {
   const bootstrap = useStore($bootstrap)!;
   const state = useStore($checkout)!;
   const summary = useStore($costSummary);
-  const course = bootstrap.course!;
+  const course = bootstrap.course ?? { approvalRequired: false, type: null, keyword: null, name: '', slug: '' };
   const educator = bootstrap.educator!;
   const outcome = state.outcome ?? null;
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -121,6 +121,17 @@ export default function Confirmation() {
       <>
         <p>{text}</p>
         <p className="confirmation__reference">{referenceText('request', state.requestId)}</p>
+      </>
+    );
+  } else if (outcome?.kind === 'membership') {
+    body = (
+      <>
+        <p>Check your inbox for a confirmation email</p>
+        <p className="confirmation__reference">{referenceText('membership', outcome.id)}</p>
+        <div className="confirmation__actions">
+          <a className="btn" {...pageLink(outcome.links?.manage ?? '/profile')}>View Memberships</a>
+          {outcome.links?.invoice && <a className="btn btn--secondary" href={apiLink(outcome.links.invoice)!} target="_blank" rel="noopener">Download Receipt</a>}
+        </div>
       </>
     );
   } else if (state.applicationId ?? (outcome?.kind === 'application' ? outcome.id : null)) {

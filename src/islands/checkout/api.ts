@@ -59,14 +59,20 @@ const post = <T>(path: string, body: unknown) => call<T>(path, { method: 'POST',
 
 export interface InitialiseBody {
   checkoutId: string | null;
-  courseId: string;
+  /** A course flow's course; a flow that sells from the educator sends `educatorId` instead. */
+  courseId?: string | null;
+  educatorId?: string | null;
   occurrenceId?: string | null;
   origin: string;
   bookedOnURL: string;
   utms: Record<string, string>;
 }
 
+/** A membership plan as the Plan step lists it (GET /api/educators/{id}/membership-plans). */
+export interface MembershipPlanOption { id: string; name: string; description: string; priceText: string; benefits: string[] }
+
 export const checkoutApi = {
+  membershipPlans: (educatorId: string) => call<{ plans: MembershipPlanOption[] }>(`/educators/${encodeURIComponent(educatorId)}/membership-plans`),
   initialise: (flow: Flow, body: InitialiseBody) => post<CheckoutState>(initialisePath(flow), body),
   get: (checkoutId: string) => call<CheckoutState>(`/checkout/${encodeURIComponent(checkoutId)}`),
   /** The submit-response envelope: {action, payload}. */
@@ -75,8 +81,8 @@ export const checkoutApi = {
   form: (formId: string) => call<FormView>(`/forms/${encodeURIComponent(formId)}/view`),
   studentMetadata: (formId: string) => call<{ values?: Record<string, unknown> } & Record<string, unknown>>(`/student_metadata/form/${encodeURIComponent(formId)}`),
   costSummary: (body: CostSummaryRequest) => post<CostSummaryView & { pricing_hidden?: boolean }>('/custom/get-checkout-summary', body),
-  paymentOptions: (courseId: string, educatorId: string) =>
-    call<PaymentOptionsView>(`/checkout/payment-options?courseId=${encodeURIComponent(courseId)}&educatorId=${encodeURIComponent(educatorId)}`),
+  paymentOptions: (courseId: string | null, educatorId: string) =>
+    call<PaymentOptionsView>(`/checkout/payment-options?${courseId ? `courseId=${encodeURIComponent(courseId)}&` : ''}educatorId=${encodeURIComponent(educatorId)}`),
   validateVoucher: (body: { code: string; course_ref: string; educator_ref: string; origin: string }) =>
     post<{ voucher_id: string; code?: string }>('/vouchers/validate', body),
   slots: (educatorSlug: string, courseSlug: string, from: string, to: string, duration: number) =>

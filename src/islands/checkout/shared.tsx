@@ -62,6 +62,8 @@ export function usePricesVisible(): boolean {
   const bootstrap = useStore($bootstrap);
   const state = useStore($checkout);
   const origin = state?.origin ?? bootstrap?.origin ?? 'marketplace';
+  // Hidden pricing is about course prices; what a flow without a course sells (a membership) is always priced.
+  if (bootstrap && !bootstrap.course && bootstrap.educator) return true;
   return checkoutPricesVisible(bootstrap?.educator?.featureFlags.hide_pricing, origin);
 }
 

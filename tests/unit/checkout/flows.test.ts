@@ -25,6 +25,7 @@ describe('flow path slugs (spec 7)', () => {
       dateBookingRequest: 'date-booking-request',
       groupBookingRequest: 'group-booking-request',
       bookingApplication: 'booking-application',
+      membership: 'membership',
     });
     expect(initialisePath('dateBookingRequest')).toBe('/checkout/initialise/date-booking-request');
     expect(flowFromSlug('group-booking-request')).toBe('groupBookingRequest');

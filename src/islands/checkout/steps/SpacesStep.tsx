@@ -11,6 +11,7 @@ import { STEP_LABELS, STEP_TITLES } from '../../../domain/checkout/steps.ts';
 import { costSummaryRequest } from '../../../domain/checkout/ui.ts';
 import type { SelectedOffer } from '../../../domain/pricing.ts';
 import { AddOnsList, OffersList, PromoBox, type AddOnLine, type AppliedVoucher } from './OffersPicker.tsx';
+import { apiFetch } from '../../../stores/identity.ts';
 import { QuantityRow, Spinner, StepForm, StepHeading, useContinue, useCurrency, usePricesVisible } from '../shared.tsx';
 
 interface PriceState {
@@ -42,6 +43,18 @@ export default function SpacesStep({ order }: { order: boolean }) {
   const [addOnLines, setAddOnLines] = useState<AddOnLine[]>(stored?.addOns ?? []);
   const [spaces, setSpaces] = useState<number>(stored?.spacesRequested ?? 1);
   const [voucher, setVoucher] = useState<AppliedVoucher | null>(stored?.voucherId ? { id: stored.voucherId, code: '' } : null);
+  // A member with credits for this course may pay one space with a credit (docs/gifts-and-memberships.md).
+  const [member, setMember] = useState<{ creditsLeft: number; planName: string } | null>(null);
+  const [useCredit, setUseCredit] = useState<boolean>(!!(stored as { useCredit?: boolean } | null)?.useCredit);
+  useEffect(() => {
+    void apiFetch(`/memberships/benefits?courseId=${encodeURIComponent(course.id)}`)
+      .then((res) => (res.ok ? res.json() : { member: null }))
+      .then((body: { member: { creditsLeft: number; planName: string } | null }) => {
+        setMember(body.member);
+        if (body.member && body.member.creditsLeft > 0 && new URL(window.location.href).searchParams.get('credit') === '1') setUseCredit(true);
+      })
+      .catch(() => setMember(null));
+  }, [course.id]);
   const loading = !order && !occurrence;
   useContinue(loading ? { enabled: false } : { enabled: true });
 
@@ -66,6 +79,7 @@ export default function SpacesStep({ order }: { order: boolean }) {
       selectedAddons: addOnLines,
       appliedPromoCode: voucher?.id ?? null,
     };
+    if (useCredit && member && member.creditsLeft > 0) payload.useMembershipCredit = true;
     if (offers.length === 0) payload.spacesRequested = spaces;
     void submitAction(order ? 'order pricing options picked' : 'pricing options picked', payload);
   }
@@ -99,6 +113,12 @@ export default function SpacesStep({ order }: { order: boolean }) {
                 onChange={setSpaces}
               />
             </ul>
+          )}
+          {member && member.creditsLeft > 0 && (
+            <label className="checkbox" style={{ display: 'flex', gap: '0.5rem', alignItems: 'center' }}>
+              <input type="checkbox" checked={useCredit} onChange={(e) => setUseCredit(e.target.checked)} />
+              <span>Use 1 credit ({member.planName}: {member.creditsLeft} left)</span>
+            </label>
           )}
           <AddOnsList addOns={addOns} selected={addOnLines} onChange={setAddOnLines} currency={currency} pricesVisible={pricesVisible} />
           <PromoBox

@@ -1,0 +1,230 @@
+/**
+ * Memberships on the server (docs/gifts-and-memberships.md "## Memberships"): starting one when the checkout's
+ * membership flow completes, finding a learner's benefits for a course, spending a credit without ever
+ * overselling, renewing (and retrying, and ending) memberships as their periods end, and cancelling at period end.
+ * The rules themselves are src/domain/memberships.ts; the clock is api/memberships/clock.ts.
+ */
+import { sql } from 'kysely';
+import type { Deps } from '../app.ts';
+import type { Q } from '../../db/queries/checkout.ts';
+import type { MembershipPlansTable, MembershipsTable } from '../../db/schema/memberships.ts';
+import type { Selectable } from 'kysely';
+import { benefitsActive, coversCourse, nextRetryAt, periodOf, planTerms, renews } from '../../src/domain/memberships.ts';
+import { issueInvoiceNumber } from '../documents/numbering.ts';
+import { recurringNamed } from '../payments/registry.ts';
+import { newId } from '../checkout/ids.ts';
+import { loggerFor } from '../log.ts';
+import { membershipNow } from './clock.ts';
+import { sendMembershipMail, type MembershipMailKind } from './mail.ts';
+
+export type PlanRow = Selectable<MembershipPlansTable>;
+export type MembershipRow = Selectable<MembershipsTable>;
+
+export async function loadPlan(q: Q, planId: string): Promise<PlanRow | undefined> {
+  return q.selectFrom('membership_plans').selectAll().where('id', '=', planId).executeTakeFirst();
+}
+
+/**
+ * Starts a membership inside the completing checkout's transaction: period 0 from `now`, the plan's credits,
+ * the first payment with its receipt number. A pass never renews (no next attempt).
+ */
+export async function startMembership(q: Q, deps: Pick<Deps, 'dialect'>, input: {
+  plan: PlanRow; userId: string; checkoutId: string; now: number; amount: number; currency: string;
+  paymentMethod: string | null; provider: string | null; paymentId: string | null; customerId: string | null;
+}): Promise<MembershipRow> {
+  const terms = planTerms(input.plan);
+  const period = periodOf(input.now, terms, 0);
+  const row: MembershipRow = {
+    id: newId('mem'), plan_id: input.plan.id, educator_id: input.plan.educator_id, user_id: input.userId, checkout_id: input.checkoutId,
+    status: 'active', payment_method: input.paymentMethod, provider: input.provider, provider_customer_id: input.customerId,
+    provider_subscription_id: null, price: input.amount, currency: input.currency, anchor_at: input.now, period_index: 0,
+    current_period_start: period.start, current_period_end: period.end, credits_left: terms.creditsPerPeriod,
+    cancel_at_period_end: false, cancel_requested_at: null, ended_at: null, end_reason: null, renewal_attempts: 0,
+    // A pass is looked at once more, when it runs out; a plan when its renewal falls due.
+    next_attempt_at: period.end, claimed_at: null, created_at: input.now, updated_at: input.now,
+  };
+  await q.insertInto('memberships').values(row).execute();
+  await recordPayment(q, deps, row, { kind: 'join', index: 0, attempt: 1, start: period.start, end: period.end, ok: true, paymentId: input.paymentId, failure: null, now: input.now });
+  return row;
+}
+
+async function recordPayment(q: Q, deps: Pick<Deps, 'dialect'>, m: MembershipRow, p: {
+  kind: 'join' | 'renewal'; index: number; attempt: number; start: number; end: number; ok: boolean; paymentId: string | null; failure: string | null; now: number;
+}): Promise<string> {
+  const id = newId('mpay');
+  await q.insertInto('membership_payments').values({
+    id, membership_id: m.id, educator_id: m.educator_id, kind: p.kind, period_index: p.index, attempt: p.attempt, period_start: p.start,
+    period_end: p.end, amount: Number(m.price), currency: m.currency, status: p.ok ? 'paid' : 'failed', provider: m.provider,
+    provider_payment_id: p.paymentId, receipt_number: null, failure: p.failure, created_at: p.now,
+  }).execute();
+  if (p.ok && Number(m.price) > 0) {
+    // A paid period gets its receipt number from the educator's gap-free sequence, in this same transaction.
+    const doc = await issueInvoiceNumber(q, deps.dialect, { kind: 'membership_payment', outcomeId: id, educatorId: m.educator_id, issuedAt: p.now, now: p.now });
+    await q.updateTable('membership_payments').set({ receipt_number: doc.invoice_number }).where('id', '=', id).execute();
+  }
+  return id;
+}
+
+export interface MemberBenefits {
+  membership: MembershipRow;
+  plan: PlanRow;
+  discountPercent: number;
+  creditsLeft: number;
+}
+
+/**
+ * The learner's best membership benefits for a course of an educator, at the memberships' clock: an active
+ * membership inside its paid period whose plan covers the course. Several: the one with credits left first,
+ * then the biggest percentage.
+ */
+export async function benefitsFor(q: Q, input: { userId: string; educatorId: string; courseId: string; now: number }): Promise<MemberBenefits | null> {
+  const rows = await q.selectFrom('memberships').innerJoin('membership_plans as p', 'p.id', 'memberships.plan_id')
+    .selectAll('memberships')
+    .select(['p.interval', 'p.pass_months', 'p.price as plan_price', 'p.currency as plan_currency', 'p.discount_percent', 'p.credits_per_period', 'p.course_ids', 'p.name', 'p.description', 'p.position', 'p.listed', 'p.created_at as plan_created_at'])
+    .where('memberships.user_id', '=', input.userId).where('memberships.educator_id', '=', input.educatorId).where('memberships.status', '=', 'active')
+    .execute();
+  const usable = rows
+    .filter((r) => benefitsActive({ status: r.status, current_period_end: Number(r.current_period_end), credits_left: Number(r.credits_left) }, input.now))
+    .filter((r) => coversCourse({ courseIds: r.course_ids }, input.courseId))
+    .map((r) => {
+      const plan: PlanRow = {
+        id: r.plan_id, educator_id: r.educator_id, name: r.name, description: r.description, interval: r.interval, pass_months: r.pass_months,
+        price: Number(r.plan_price), currency: r.plan_currency, discount_percent: Number(r.discount_percent), credits_per_period: Number(r.credits_per_period),
+        course_ids: r.course_ids, position: Number(r.position), listed: r.listed, created_at: Number(r.plan_created_at),
+      };
+      const membership: MembershipRow = {
+        id: r.id, plan_id: r.plan_id, educator_id: r.educator_id, user_id: r.user_id, checkout_id: r.checkout_id, status: r.status,
+        payment_method: r.payment_method, provider: r.provider, provider_customer_id: r.provider_customer_id, provider_subscription_id: r.provider_subscription_id,
+        price: Number(r.price), currency: r.currency, anchor_at: Number(r.anchor_at), period_index: Number(r.period_index),
+        current_period_start: Number(r.current_period_start), current_period_end: Number(r.current_period_end), credits_left: Number(r.credits_left),
+        cancel_at_period_end: r.cancel_at_period_end, cancel_requested_at: r.cancel_requested_at, ended_at: r.ended_at, end_reason: r.end_reason,
+        renewal_attempts: Number(r.renewal_attempts), next_attempt_at: r.next_attempt_at, claimed_at: r.claimed_at, created_at: Number(r.created_at), updated_at: Number(r.updated_at),
+      };
+      return { membership, plan, discountPercent: plan.discount_percent, creditsLeft: membership.credits_left };
+    });
+  usable.sort((a, b) => (Number(b.creditsLeft > 0) - Number(a.creditsLeft > 0)) || (b.discountPercent - a.discountPercent) || a.membership.id.localeCompare(b.membership.id));
+  return usable[0] ?? null;
+}
+
+/**
+ * Spends one credit of the membership's current period for a checkout: one conditional update (credits_left > 0,
+ * still active and inside the period), so concurrent bookings can never spend more credits than the period has,
+ * on SQLite or PostgreSQL. False when none is left.
+ */
+export async function spendCredit(q: Q, input: { membershipId: string; checkoutId: string; bookingId: string | null; value: number; now: number }): Promise<boolean> {
+  const result = await q.updateTable('memberships')
+    .set({ credits_left: sql<number>`credits_left - 1`, updated_at: input.now })
+    .where('id', '=', input.membershipId).where('credits_left', '>', 0).where('status', '=', 'active').where('current_period_end', '>', input.now)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) return false;
+  const m = await q.selectFrom('memberships').select('period_index').where('id', '=', input.membershipId).executeTakeFirstOrThrow();
+  await q.insertInto('membership_credit_uses').values({
+    id: newId('mcu'), membership_id: input.membershipId, period_index: Number(m.period_index), checkout_id: input.checkoutId,
+    booking_id: input.bookingId, value: input.value, created_at: input.now,
+  }).execute();
+  return true;
+}
+
+/** Spec-style answer of a cancellation: it takes effect at the end of the paid period. */
+export async function cancelMembership(deps: Deps, userId: string, membershipId: string): Promise<MembershipRow | null> {
+  const now = await membershipNow(deps, deps.db);
+  const result = await deps.db.updateTable('memberships')
+    .set({ cancel_at_period_end: true, cancel_requested_at: now, updated_at: now })
+    .where('id', '=', membershipId).where('user_id', '=', userId).where('status', 'in', ['active', 'past_due']).where('cancel_at_period_end', '=', false)
+    .executeTakeFirst();
+  const row = await deps.db.selectFrom('memberships').selectAll().where('id', '=', membershipId).where('user_id', '=', userId).executeTakeFirst();
+  if (!row) return null;
+  if (Number(result.numUpdatedRows) === 1) await sendMembershipMail(deps, 'cancelled', row.id);
+  return row;
+}
+
+/** A claim older than this is taken to belong to a crashed run and may be claimed again. */
+const CLAIM_SECONDS = 300;
+
+/**
+ * One pass of the renewal job: every membership whose next attempt is due at the memberships' clock is claimed
+ * (a conditional update, so two workers never handle one at once), charged outside any transaction with an
+ * idempotency key per period and attempt, and recorded. Returns how many it handled.
+ */
+export async function renewDue(deps: Deps, limit = 50): Promise<number> {
+  const now = await membershipNow(deps, deps.db);
+  const due = await deps.db.selectFrom('memberships').select('id')
+    .where('status', 'in', ['active', 'past_due']).where('next_attempt_at', '<=', now)
+    .orderBy('next_attempt_at').limit(limit).execute();
+  let handled = 0;
+  for (const { id } of due) {
+    const claim = await deps.db.updateTable('memberships').set({ claimed_at: now })
+      .where('id', '=', id).where('next_attempt_at', '<=', now)
+      .where((eb) => eb.or([eb('claimed_at', 'is', null), eb('claimed_at', '<', now - CLAIM_SECONDS)]))
+      .executeTakeFirst();
+    if (Number(claim.numUpdatedRows) !== 1) continue;
+    try {
+      await renewOne(deps, id, now);
+      handled += 1;
+    } catch (error) {
+      loggerFor(deps.config).error('membership renewal failed', { membershipId: id, error });
+      await deps.db.updateTable('memberships').set({ claimed_at: null }).where('id', '=', id).execute();
+    }
+  }
+  return handled;
+}
+
+async function renewOne(deps: Deps, id: string, now: number): Promise<void> {
+  const m = await deps.db.selectFrom('memberships').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const plan = await loadPlan(deps.db, m.plan_id);
+  const end = async (reason: 'cancelled' | 'pass_expired' | 'payment_failed', mail: MembershipMailKind | null) => {
+    await deps.db.updateTable('memberships').set({
+      status: 'ended', end_reason: reason, ended_at: Number(m.current_period_end), next_attempt_at: null, claimed_at: null, credits_left: 0, updated_at: now,
+    }).where('id', '=', id).execute();
+    if (mail) await sendMembershipMail(deps, mail, id);
+  };
+  if (m.cancel_at_period_end) return end('cancelled', null);
+  if (!plan || !renews(planTerms(plan))) return end('pass_expired', null);
+  const recurring = m.provider ? recurringNamed(deps, m.provider) : null;
+  const index = Number(m.period_index) + 1;
+  const attempt = Number(m.renewal_attempts) + 1;
+  const charge = recurring && m.provider_customer_id
+    ? await recurring.chargeRenewal({
+      customerId: m.provider_customer_id, amount: Number(m.price), currency: m.currency,
+      idempotencyKey: `membership_${m.id}_period_${index}_attempt_${attempt}`, metadata: { membership_id: m.id, period_index: String(index) },
+    })
+    : { ok: false, paymentId: null, failure: 'No payment method on file' };
+  const period = periodOf(Number(m.anchor_at), planTerms(plan), index);
+  let mail: MembershipMailKind;
+  await deps.db.transaction().execute(async (tx) => {
+    if (charge.ok) {
+      const updated: MembershipRow = {
+        ...m, status: 'active', period_index: index, current_period_start: period.start, current_period_end: period.end,
+        credits_left: Number(plan.credits_per_period), renewal_attempts: 0, next_attempt_at: period.end, claimed_at: null, updated_at: now,
+      };
+      await tx.updateTable('memberships').set({
+        status: updated.status, period_index: index, current_period_start: period.start, current_period_end: period.end,
+        credits_left: updated.credits_left, renewal_attempts: 0, next_attempt_at: period.end, claimed_at: null, updated_at: now,
+      }).where('id', '=', id).execute();
+      await recordPayment(tx, deps, updated, { kind: 'renewal', index, attempt, start: period.start, end: period.end, ok: true, paymentId: charge.paymentId, failure: null, now });
+      mail = 'renewed';
+    } else {
+      const retry = nextRetryAt(Number(m.current_period_end), attempt);
+      await tx.updateTable('memberships').set({
+        status: retry === null ? 'ended' : 'past_due', renewal_attempts: attempt, next_attempt_at: retry, claimed_at: null, updated_at: now,
+        ...(retry === null ? { end_reason: 'payment_failed', ended_at: now, credits_left: 0 } : {}),
+      }).where('id', '=', id).execute();
+      await recordPayment(tx, deps, m, { kind: 'renewal', index, attempt, start: period.start, end: period.end, ok: false, paymentId: charge.paymentId, failure: charge.failure, now });
+      mail = 'renewal-failed';
+    }
+  });
+  await sendMembershipMail(deps, mail!, id);
+}
+
+/** The learner's memberships for /profile, newest first, with their plan and payments. */
+export async function membershipsOf(deps: Deps, userId: string) {
+  const now = await membershipNow(deps, deps.db);
+  const rows = await deps.db.selectFrom('memberships').innerJoin('membership_plans as p', 'p.id', 'memberships.plan_id')
+    .innerJoin('educators as e', 'e.id', 'memberships.educator_id')
+    .selectAll('memberships').select(['p.name as plan_name', 'p.interval', 'p.pass_months', 'e.name as educator_name', 'e.slug as educator_slug'])
+    .where('memberships.user_id', '=', userId).orderBy('memberships.created_at', 'desc').orderBy('memberships.id').execute();
+  const payments = rows.length
+    ? await deps.db.selectFrom('membership_payments').selectAll().where('membership_id', 'in', rows.map((r) => r.id)).orderBy('created_at').orderBy('id').execute()
+    : [];
+  return { now, rows, payments };
+}
