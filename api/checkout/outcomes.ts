@@ -180,7 +180,9 @@ export async function complete(ctx: Ctx, pay: CompletionPayment): Promise<void> 
 async function spendMemberCredit(ctx: Ctx, outcome: { kind: string; id: string }): Promise<void> {
   const summary = ctx.row.cost_summary as Parameters<typeof summarySpendsCredit>[0];
   if (!summarySpendsCredit(summary)) return;
-  const value = -(summary?.summary_items?.discountSummary?.find((l) => l.text === MEMBER_CREDIT_TEXT) as { value?: number } | undefined)?.value! || 0;
+  const creditLine = summary?.summary_items?.discountSummary?.find((l) => l.text === MEMBER_CREDIT_TEXT) as { value?: number } | undefined;
+  // The credit's line is a discount (negative); what the credit paid is its opposite.
+  const value = -(creditLine?.value ?? 0) || 0;
   const member = await memberOf(ctx);
   const spent = member && await spendCredit(ctx.q, {
     membershipId: member.membership.id, checkoutId: ctx.row.id, bookingId: outcome.kind === 'booking' ? outcome.id : null, value, now: ctx.now,

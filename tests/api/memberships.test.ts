@@ -26,7 +26,7 @@ async function setCard(s: TestServer, membershipId: string, card: string): Promi
 async function mine(api: Client) {
   const res = await api.get('/memberships');
   expect(res.status).toBe(200);
-  return (res.body as { memberships: Array<Record<string, any>> }).memberships; // eslint-disable-line @typescript-eslint/no-explicit-any
+  return (res.body as { memberships: Array<Record<string, any>> }).memberships;  
 }
 
 async function mails(email: string): Promise<string[]> {
