@@ -11,7 +11,7 @@ import type { Config } from './config.ts';
 import type { Db, Dialect } from '../db/client.ts';
 import { problemResponse, toProblem } from './http/errors.ts';
 import { resolveSite, requestHost, type RequestSite } from './http/context.ts';
-import { findStaticFile, staticResponse, type StaticFile } from './http/static.ts';
+import { findStaticFile, staticAnswer, staticAnswerResponse, writeStaticAnswer, type StaticAnswer, type StaticFile } from './http/static.ts';
 import { problems } from '../src/domain/problems.ts';
 import { loggerFor } from './log.ts';
 import { requestLog } from './http/request-log.ts';
@@ -19,7 +19,7 @@ import { requestBodyLimit } from './http/body-limit.ts';
 import { refuseNulInUrl } from './http/nul.ts';
 import { baseSecurityHeaders, cspForFile, holdHtmlForCsp } from './http/security-headers.ts';
 import { healthRoutes } from './routes/health.ts';
-// Checkout (issue 5).
+// Checkout.
 import { paymentOptionsRoutes } from './routes/payment-options.ts';
 import { checkoutRoutes } from './routes/checkout.ts';
 import { formsRoutes } from './routes/forms.ts';
@@ -38,7 +38,7 @@ import { searchRoutes } from './routes/search.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
 import { captchaRoutes } from './routes/captcha.ts';
 import type { SessionUser } from './auth/types.ts';
-// Accounts (issue 4): session middleware, CSRF check, auth / identity / saved courses / reviews / claims / account routes.
+// Accounts: session middleware, CSRF check, auth / identity / saved courses / reviews / claims / account routes.
 import { authMiddleware, requestSession } from './auth/middleware.ts';
 import { csrfProtection } from './http/csrf.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -47,7 +47,7 @@ import { savedCoursesRoutes } from './routes/saved-courses.ts';
 import { learnerReviewsRoutes } from './routes/learner-reviews.ts';
 import { claimsRoutes } from './routes/claims.ts';
 import { accountRoutes } from './routes/account.ts';
-// Payments (issue 6): provider webhooks (raw body, signature-verified; no Origin header, so CSRF lets them through).
+// Payments: provider webhooks (raw body, signature-verified; no Origin header, so CSRF lets them through).
 import { paymentWebhookRoutes } from './routes/payment-webhooks.ts';
 import { createPageServices } from './pages/services.ts';
 
@@ -95,6 +95,7 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
     const outgoing = (c.env as Partial<AppEnv['Bindings']> | undefined)?.outgoing;
     if (outgoing) for (const [name, value] of Object.entries(security)) outgoing.setHeader(name, value);
     await next();
+    if (outgoing?.headersSent) return;
     const h = c.res.headers;
     for (const [name, value] of Object.entries(security)) {
       // A response's own policy (an HTML page's script hashes) is kept.
@@ -160,11 +161,16 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
     // enquiry data (unknown, or not contactable) is a real 404, not a 200 page that says so.
     if (!site.minisiteSlug && (path === '/embed/enquiry' || path === '/embed/enquiry/')) {
       const slug = c.req.query('educator') ?? '';
-      if (!/^[a-z0-9][a-z0-9-]{0,199}$/.test(slug) || !(await findStaticFile(clientDir, `/embed/${slug}/enquiry.json`))) return notFound(c);
+      if (!/^[a-z0-9][a-z0-9-]{0,199}$/.test(slug) || !findStaticFile(clientDir, `/embed/${slug}/enquiry.json`)) return notFound(c);
     }
-    const file = await findStaticFile(clientDir, lookup);
+    const file = findStaticFile(clientDir, lookup);
     if (!file) return next();
-    return withPagePolicy(c, file, staticResponse(file, path, c.req.method));
+    return sendStatic(c, await withPagePolicy(c, file, staticAnswer(file, path, {
+      method: c.req.method,
+      acceptEncoding: c.req.header('accept-encoding'),
+      ifNoneMatch: c.req.header('if-none-match'),
+      ifModifiedSince: c.req.header('if-modified-since'),
+    })));
   });
 
   // On-demand pages (checkout, login, profile…) rendered by Astro in middleware mode.
@@ -208,11 +214,11 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
   app.all('*', (c) => notFound(c));
 
   /** A pre-rendered HTML page's Content-Security-Policy: its own inline scripts by hash. */
-  async function withPagePolicy(c: import('hono').Context<AppEnv>, file: StaticFile, res: Response): Promise<Response> {
+  async function withPagePolicy(c: import('hono').Context<AppEnv>, file: StaticFile, answer: StaticAnswer): Promise<StaticAnswer> {
     if (file.type.startsWith('text/html')) {
-      res.headers.set('content-security-policy', await cspForFile(file.path, file.mtime.getTime(), file.size, c.var.site.context));
+      answer.headers['content-security-policy'] = await cspForFile(file.path, file.mtimeMs, file.size, c.var.site.context);
     }
-    return res;
+    return answer;
   }
 
   /** Whether a URL path, decoded and with dot segments resolved as the file lookup reads it, is in `folder`. */
@@ -238,12 +244,17 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
   }
 
   async function notFound(c: import('hono').Context<AppEnv>): Promise<Response> {
-    const file = await findStaticFile(clientDir, '/404.html');
-    if (file) {
-      const res = await withPagePolicy(c, file, staticResponse(file, '/404.html', c.req.method));
-      return new Response(res.body, { status: 404, headers: res.headers });
-    }
+    const file = findStaticFile(clientDir, '/404.html');
+    if (file) return sendStatic(c, await withPagePolicy(c, file, staticAnswer(file, '/404.html', { method: c.req.method, acceptEncoding: c.req.header('accept-encoding') }, 404)));
     return c.text('Not found', 404);
+  }
+
+  /** Written straight to the Node response when there is one (api/http/static.ts), else as a Response. */
+  function sendStatic(c: import('hono').Context<AppEnv>, answer: StaticAnswer): Response {
+    const outgoing = (c.env as Partial<AppEnv['Bindings']> | undefined)?.outgoing;
+    if (!outgoing) return staticAnswerResponse(answer);
+    writeStaticAnswer(answer, outgoing);
+    return RESPONSE_ALREADY_SENT;
   }
 
   return app;

@@ -1,5 +1,5 @@
 /**
- * Sequential invoice numbers (issue 6 item 5). Every booking or order that costs something gets one number,
+ * Sequential invoice numbers. Every booking or order that costs something gets one number,
  * INV-000001, INV-000002, … from its educator's own gap-free sequence (the educator is the seller named on
  * the document; HMRC expects each seller's invoice numbers to follow on from the previous one). The number
  * is issued in the transaction that records the booking / order (api/checkout/outcomes.ts), or lazily, in a

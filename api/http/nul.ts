@@ -9,6 +9,7 @@ import { ProblemError, problems } from '../../src/domain/problems.ts';
 import { NUL_MESSAGE } from './parse.ts';
 
 /** `%00` is the only way a NUL reaches a decoded path or query (`%2500` decodes to the text '%00'). */
+// eslint-disable-next-line no-control-regex -- finding the control character is the point
 const NUL_IN_URL = /%00|\u0000/i;
 
 export function refuseNulInUrl(): MiddlewareHandler {

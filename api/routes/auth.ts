@@ -1,5 +1,5 @@
 /**
- * Sign-up, log-in and log-out (issue 4), under /api/auth:
+ * Sign-up, log-in and log-out, under /api/auth:
  *
  * (GET /identity lives in api/routes/identity.ts.)
  *
@@ -40,7 +40,7 @@ import { forgetRequestSession, requestSession, requireUser } from '../auth/middl
 import { identityOf } from '../auth/identity.ts';
 import { mainSiteOrigin, minisiteSiteOrigin, ownSiteOf, usesHandoff } from '../auth/site.ts';
 import { accountExistsEmail, magicLinkEmail, signupEmail } from '../auth/emails.ts';
-import { mailerFor } from '../mail/index.ts';
+import { queueMail } from '../mail/index.ts';
 import {
   clearHandoffStateCookie,
   clearSessionCookie,
@@ -154,21 +154,24 @@ export function authRoutes() {
     const passwordHash = await hashPassword(body.password, config.SCRYPT_LOG_N);
     const redirect = keepRedirect(body.redirect, config);
     const existing = await findUserByEmail(db, email);
-    const mailer = mailerFor(c.var.deps);
-    if (existing) {
-      const token = await issueToken(db, { purpose: 'magic-link', email, userId: existing.id, payload: { redirect } }, now);
-      await mailer.send(accountExistsEmail(email, existing.first_name || null, linkUrl(config, token)));
-    } else {
-      // One nonce per browser (kept if it already has one, so each of its sign-up links works).
-      const current = readSignupNonceCookie(c);
-      const nonce = current && /^[A-Za-z0-9_-]{43}$/.test(current) ? current : newSecret();
-      setSignupNonceCookie(c, config, nonce, TOKEN_TTL.signup);
-      const token = await issueToken(db, {
-        purpose: 'signup', email,
-        payload: { firstName: body.firstName, lastName: body.lastName, passwordHash, passwordNonceHash: sha256(nonce), redirect },
-      }, now);
-      await mailer.send(signupEmail(email, body.firstName, linkUrl(config, token)));
-    }
+    // One nonce per browser (kept if it already has one, so each of its sign-up links works). Set whether or
+    // not the address has an account, so the answer does not tell.
+    const current = readSignupNonceCookie(c);
+    const nonce = current && /^[A-Za-z0-9_-]{43}$/.test(current) ? current : newSecret();
+    // The link and its e-mail commit together; the outbox worker sends it (the request never waits for SMTP).
+    await db.transaction().execute(async (tx) => {
+      if (existing) {
+        const token = await issueToken(tx, { purpose: 'magic-link', email, userId: existing.id, payload: { redirect } }, now);
+        await queueMail(tx, accountExistsEmail(email, existing.first_name || null, linkUrl(config, token)), { now });
+      } else {
+        const token = await issueToken(tx, {
+          purpose: 'signup', email,
+          payload: { firstName: body.firstName, lastName: body.lastName, passwordHash, passwordNonceHash: sha256(nonce), redirect },
+        }, now);
+        await queueMail(tx, signupEmail(email, body.firstName, linkUrl(config, token)), { now });
+      }
+    });
+    setSignupNonceCookie(c, config, nonce, TOKEN_TTL.signup);
     return c.json({ status: 'check-email', email }, 202);
   });
 
@@ -186,17 +189,18 @@ export function authRoutes() {
     await takeHits(db, rules, now);
     const redirect = keepRedirect(body.redirect, config);
     const existing = await findUserByEmail(db, email);
-    const mailer = mailerFor(c.var.deps);
-    if (existing) {
-      const token = await issueToken(db, { purpose: 'magic-link', email, userId: existing.id, payload: { redirect } }, now);
-      await mailer.send(magicLinkEmail(email, existing.first_name || null, linkUrl(config, token)));
-    } else {
-      const token = await issueToken(db, {
-        purpose: 'signup', email,
-        payload: { firstName: body.firstName ?? '', lastName: body.lastName ?? '', passwordHash: null, redirect },
-      }, now);
-      await mailer.send(signupEmail(email, body.firstName || null, linkUrl(config, token)));
-    }
+    await db.transaction().execute(async (tx) => {
+      if (existing) {
+        const token = await issueToken(tx, { purpose: 'magic-link', email, userId: existing.id, payload: { redirect } }, now);
+        await queueMail(tx, magicLinkEmail(email, existing.first_name || null, linkUrl(config, token)), { now });
+      } else {
+        const token = await issueToken(tx, {
+          purpose: 'signup', email,
+          payload: { firstName: body.firstName ?? '', lastName: body.lastName ?? '', passwordHash: null, redirect },
+        }, now);
+        await queueMail(tx, signupEmail(email, body.firstName || null, linkUrl(config, token)), { now });
+      }
+    });
     return c.json({ status: 'check-email', email }, 202);
   });
 

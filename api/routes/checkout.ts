@@ -1,5 +1,5 @@
 /**
- * The checkout (spec 7 "Checkout", issue 5):
+ * The checkout (spec 7 "Checkout"):
  *   POST /api/checkout/initialise/{booking|order|request|date-booking-request|group-booking-request|booking-application}
  *        {checkoutId, courseId, origin, bookedOnURL, utms, occurrenceId?} → the checkout state
  *   GET  /api/checkout/{checkoutId} → the checkout state

@@ -18,11 +18,19 @@ export function isCompressible(path: string, size: number): boolean {
   return size >= MIN_COMPRESS_BYTES && COMPRESSIBLE.has(extname(path).toLowerCase());
 }
 
-/** Brotli at quality 11 for text that is written once and read many times; gzip at level 9 for older clients. */
-export function compressedSiblings(data: Buffer): { br: Buffer; gz: Buffer } {
+export interface CompressOptions {
+  /**
+   * Brotli quality, 11 by default (text written once and read many times). A whole build passes less for its
+   * pages: quality 11 costs ~40× the time of 6 (~130 ms against ~3 ms for a 28 KB page) for ~10 % fewer bytes.
+   */
+  brotliQuality?: number;
+}
+
+/** Brotli (quality 11 unless told) for text that is written once and read many times; gzip at level 9 for older clients. */
+export function compressedSiblings(data: Buffer, options: CompressOptions = {}): { br: Buffer; gz: Buffer } {
   return {
     br: brotliCompressSync(data, {
-      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: data.length },
+      params: { [constants.BROTLI_PARAM_QUALITY]: options.brotliQuality ?? 11, [constants.BROTLI_PARAM_SIZE_HINT]: data.length },
     }),
     gz: gzipSync(data, { level: 9 }),
   };
@@ -40,11 +48,11 @@ async function writeAtomic(path: string, data: Buffer | string): Promise<void> {
 }
 
 /** Writes a site file and, where worth it, its .br and .gz siblings, each swapped in atomically. */
-export async function writeSiteFile(path: string, data: Buffer | string): Promise<void> {
+export async function writeSiteFile(path: string, data: Buffer | string, options: CompressOptions = {}): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const buffer = typeof data === 'string' ? Buffer.from(data) : data;
   if (isCompressible(path, buffer.length)) {
-    const { br, gz } = compressedSiblings(buffer);
+    const { br, gz } = compressedSiblings(buffer, options);
     await writeAtomic(`${path}.br`, br);
     await writeAtomic(`${path}.gz`, gz);
   } else {

@@ -81,11 +81,6 @@ export class ProblemError extends Error {
   }
 }
 
-/** Type guard for {@link ProblemError}. */
-export function isProblemError(error: unknown): error is ProblemError {
-  return error instanceof ProblemError;
-}
-
 /**
  * Spec 8: a validation property's label is its name, or the title-cased last
  * segment of its key ('payload.bookerFormResponse.first_name' → 'First Name').

@@ -1,6 +1,6 @@
 /**
  * Accounts: sign-up and log-in both ways, log-out, identity, cookies, tokens, rate limits,
- * cross-site request refusal, the minisite hand-off and the embed code exchange (issue 4, items 1, 2, 9, 10).
+ * cross-site request refusal, the minisite hand-off and the embed code exchange.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -21,7 +21,7 @@ function depsOf(server: TestServer, now: () => number): Deps {
 }
 
 /** A logged-in learner on Payment of a £10 booking, with the card method chosen (a provider payment exists). */
-async function toCardPayment(server: TestServer, occurrenceId: string): Promise<{ api: Client; id: string; state: Record<string, any> }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+async function toCardPayment(server: TestServer, occurrenceId: string): Promise<{ api: Client; id: string; state: Record<string, any> }> {
   const { cookie, user } = await signUpAndLogin(server);
   const api = client(server, cookie);
   const init = await api.initialise('booking', { courseId: IDS.raceCourse, occurrenceId });

@@ -1,5 +1,5 @@
 /**
- * Accounts in the browser (issue 4): sign up and log in both ways, save courses from cards on the marketplace
+ * Accounts in the browser: sign up and log in both ways, save courses from cards on the marketplace
  * and on a minisite (whose session arrives by the localhost hand-off, without logging in twice), Saved, write
  * and delete one's own review, log out back to the page, the admin banner, the post-login redirect rules, and
  * the embed's login through a first-party window without third-party cookies.

@@ -1,5 +1,5 @@
 /**
- * Links, search-engine tags and crawler files of the public pages (issue 3, item 8):
+ * Links, search-engine tags and crawler files of the public pages:
  * - every link of the spec's navigation tables (2.1 educator navigation, 2.2 course page links,
  *   2.3 add-review links) for the showcase educator is the spec's URL in each context and leads to
  *   a real page (HTTP 200); memberships and gift vouchers are hidden (no link, no page);

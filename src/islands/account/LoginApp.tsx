@@ -75,7 +75,7 @@ export default function LoginApp({ mode, redirect, educator, link, signedIn }: L
         else setScreen({ kind: 'forms' });
       });
     }
-  }, []);
+  }, [mode, redirect, link, signedIn]);
 
   // Embed window waiting for an e-mailed link opened elsewhere: notice the new session.
   useEffect(() => {
