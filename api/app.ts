@@ -95,6 +95,7 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
     const outgoing = (c.env as Partial<AppEnv['Bindings']> | undefined)?.outgoing;
     if (outgoing) for (const [name, value] of Object.entries(security)) outgoing.setHeader(name, value);
     await next();
+    // Answers written straight to the Node response (static files, on-demand pages) got them there.
     if (outgoing?.headersSent) return;
     const h = c.res.headers;
     for (const [name, value] of Object.entries(security)) {
@@ -147,7 +148,7 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
 
   // Pre-rendered pages and assets.
   app.on(['GET', 'HEAD'], '*', async (c, next) => {
-    const site = c.var.site;
+    const site = c.get('site');
     const path = c.req.path;
     // Minisite pages live under /minisite/{slug}; that folder is not reachable on the marketplace host,
     // and a minisite host reaches only its own folder. Checked on the path as the file lookup will read it
@@ -165,12 +166,13 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
     }
     const file = findStaticFile(clientDir, lookup);
     if (!file) return next();
-    return sendStatic(c, await withPagePolicy(c, file, staticAnswer(file, path, {
+    const answer = staticAnswer(file, path, {
       method: c.req.method,
       acceptEncoding: c.req.header('accept-encoding'),
       ifNoneMatch: c.req.header('if-none-match'),
       ifModifiedSince: c.req.header('if-modified-since'),
-    })));
+    });
+    return sendStatic(c, await withPagePolicy(c, file, answer));
   });
 
   // On-demand pages (checkout, login, profile…) rendered by Astro in middleware mode.
@@ -215,8 +217,8 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
 
   /** A pre-rendered HTML page's Content-Security-Policy: its own inline scripts by hash. */
   async function withPagePolicy(c: import('hono').Context<AppEnv>, file: StaticFile, answer: StaticAnswer): Promise<StaticAnswer> {
-    if (file.type.startsWith('text/html')) {
-      answer.headers['content-security-policy'] = await cspForFile(file.path, file.mtimeMs, file.size, c.var.site.context);
+    if (file.type.startsWith('text/html') && answer.status !== 304) {
+      answer.headers['content-security-policy'] = await cspForFile(file.path, file.mtime.getTime(), file.size, c.var.site.context);
     }
     return answer;
   }
@@ -245,7 +247,10 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
 
   async function notFound(c: import('hono').Context<AppEnv>): Promise<Response> {
     const file = findStaticFile(clientDir, '/404.html');
-    if (file) return sendStatic(c, await withPagePolicy(c, file, staticAnswer(file, '/404.html', { method: c.req.method, acceptEncoding: c.req.header('accept-encoding') }, 404)));
+    if (file) {
+      const answer = staticAnswer(file, '/404.html', { method: c.req.method, acceptEncoding: c.req.header('accept-encoding') }, 404);
+      return sendStatic(c, await withPagePolicy(c, file, answer));
+    }
     return c.text('Not found', 404);
   }
 
@@ -253,6 +258,8 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
   function sendStatic(c: import('hono').Context<AppEnv>, answer: StaticAnswer): Response {
     const outgoing = (c.env as Partial<AppEnv['Bindings']> | undefined)?.outgoing;
     if (!outgoing) return staticAnswerResponse(answer);
+    // The security headers are already on the Node response (the first middleware); writeHead merges
+    // the answer's own (a page's script-hash policy) over them.
     writeStaticAnswer(answer, outgoing);
     return RESPONSE_ALREADY_SENT;
   }
