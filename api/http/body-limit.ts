@@ -10,7 +10,8 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app.ts';
-import { ProblemError, problemType, type Problem } from '../../src/domain/problems.ts';
+import { problemType, type Problem } from '../../src/domain/problems.ts';
+import { problemResponse } from './errors.ts';
 import { WEBHOOK_MAX_BYTES } from '../routes/payment-webhooks.ts';
 
 export const JSON_BODY_MAX_BYTES = 64 * 1024;
@@ -35,6 +36,12 @@ export function payloadTooLarge(limit: number): Problem {
 }
 
 export function requestBodyLimit(): MiddlewareHandler<AppEnv> {
+  // The rest of the body is never read, so the connection cannot carry another request: it is closed.
+  const refuse = (c: Parameters<MiddlewareHandler<AppEnv>>[0], limit: number) => {
+    const res = problemResponse(c, payloadTooLarge(limit), c.var.deps.config.ERRORS_HOST);
+    res.headers.set('connection', 'close');
+    return res;
+  };
   return async (c, next) => {
     const raw = c.req.raw;
     const method = c.req.method;
@@ -43,7 +50,7 @@ export function requestBodyLimit(): MiddlewareHandler<AppEnv> {
     const declared = raw.headers.get('content-length');
     if (declared !== null && !raw.headers.has('transfer-encoding')) {
       const length = Number(declared);
-      if (!Number.isFinite(length) || length > limit) throw new ProblemError(payloadTooLarge(limit));
+      if (!Number.isFinite(length) || length > limit) return refuse(c, limit);
       return next();
     }
     // Only /api routes read bodies; a page that is sent a chunked body never reads it.
@@ -58,7 +65,7 @@ export function requestBodyLimit(): MiddlewareHandler<AppEnv> {
       if (size > limit) {
         // Stop reading: the rest is never buffered (Node discards it, or the connection closes).
         void reader.cancel().catch(() => {});
-        throw new ProblemError(payloadTooLarge(limit));
+        return refuse(c, limit);
       }
       chunks.push(value);
     }

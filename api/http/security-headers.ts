@@ -128,6 +128,9 @@ export function holdHtmlForCsp(res: ServerResponse, context: AppContext): void {
   };
   res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
     head = args;
+    // A pre-rendered page sent from here (the 404 page) already carries its own policy, and may be compressed.
+    const given = args.find((a) => a && typeof a === 'object' && !Array.isArray(a)) as Record<string, unknown> | undefined;
+    if (given && (String(given['content-security-policy'] ?? '').includes('script-src') || given['content-encoding'])) html = false;
     if (!isHtml()) {
       release();
       return res;

@@ -154,17 +154,16 @@ export function authRoutes() {
     const passwordHash = await hashPassword(body.password, config.SCRYPT_LOG_N);
     const redirect = keepRedirect(body.redirect, config);
     const existing = await findUserByEmail(db, email);
+    // One nonce per browser (kept if it already has one, so each of its sign-up links works). Set whether or
+    // not the address has an account, so the answer does not tell.
+    const current = readSignupNonceCookie(c);
+    const nonce = current && /^[A-Za-z0-9_-]{43}$/.test(current) ? current : newSecret();
     // The link and its e-mail commit together; the outbox worker sends it (the request never waits for SMTP).
     await db.transaction().execute(async (tx) => {
       if (existing) {
         const token = await issueToken(tx, { purpose: 'magic-link', email, userId: existing.id, payload: { redirect } }, now);
         await queueMail(tx, accountExistsEmail(email, existing.first_name || null, linkUrl(config, token)), { now });
       } else {
-        // One nonce per browser (kept if it already has one, so each of its sign-up links works): the password
-        // chosen here is applied only when the link is followed in this browser.
-        const current = readSignupNonceCookie(c);
-        const nonce = current && /^[A-Za-z0-9_-]{43}$/.test(current) ? current : newSecret();
-        setSignupNonceCookie(c, config, nonce, TOKEN_TTL.signup);
         const token = await issueToken(tx, {
           purpose: 'signup', email,
           payload: { firstName: body.firstName, lastName: body.lastName, passwordHash, passwordNonceHash: sha256(nonce), redirect },
@@ -172,6 +171,7 @@ export function authRoutes() {
         await queueMail(tx, signupEmail(email, body.firstName, linkUrl(config, token)), { now });
       }
     });
+    setSignupNonceCookie(c, config, nonce, TOKEN_TTL.signup);
     return c.json({ status: 'check-email', email }, 202);
   });
 

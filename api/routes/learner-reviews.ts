@@ -4,7 +4,7 @@
  *   POST   /reviews       {educatorSlug, courseSlug?, rating 1–5, breakdown?, message} → 201 Review (spec 3 shape)
  *   DELETE /reviews/{id}  ArchiveReview: the author archives their own review        → {id, archived: true}
  *
- * A review is `verified` when its author has a booking or an order for that course (course review) or with that
+ * A review is `verified` when its author has an attended or paid booking, or a paid order (src/domain/review-verification.ts), for that course (course review) or with that
  * educator (educator review). Every write rebuilds the educator's review aggregates (and its courses').
  * Only the author may archive a review: anyone else gets 403, whatever the page shows or hides.
  */
@@ -74,7 +74,7 @@ export function learnerReviewsRoutes() {
         : `You have already reviewed ${educator.name}. Delete that review to write a new one.`));
     }
 
-    const verified = await hasBookingOrOrder(db, user.studentId, { courseId: course?.id ?? null, educatorId: educator.id });
+    const verified = await hasBookingOrOrder(db, user.studentId, { courseId: course?.id ?? null, educatorId: educator.id }, c.var.deps.now());
     const breakdown = body.breakdown && Object.values(body.breakdown).some((v) => typeof v === 'number')
       ? Object.fromEntries(Object.entries(body.breakdown).map(([k, v]) => [k, v ?? null]))
       : null;

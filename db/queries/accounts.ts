@@ -3,18 +3,24 @@
  * the learner's bookings, orders and requests (the /profile page), their reviews, their claim requests.
  * The checkout's tables (migration 0004) are read here, never written.
  */
+import { bookingVerifiesReview, orderVerifiesReview } from '../../src/domain/review-verification.ts';
 import { sql } from 'kysely';
 import type { Db } from '../client.ts';
 
 /**
- * Spec 2.11 "verified": the reviewer has a booking or an order for that course (course review)
- * or with that educator (educator review).
+ * Spec 2.11 "verified": the reviewer's bookings or orders for that course (course review) or with that
+ * educator (educator review) show they took part: attended or paid (src/domain/review-verification.ts).
  */
-export async function hasBookingOrOrder(db: Db, studentId: string, subject: { courseId?: string | null; educatorId: string }): Promise<boolean> {
-  for (const table of ['bookings', 'orders'] as const) {
-    let q = db.selectFrom(table).select('id').where('student_id', '=', studentId);
-    q = subject.courseId ? q.where('course_id', '=', subject.courseId) : q.where('educator_id', '=', subject.educatorId);
-    if (await q.limit(1).executeTakeFirst()) return true;
+export async function hasBookingOrOrder(db: Db, studentId: string, subject: { courseId?: string | null; educatorId: string }, now: number): Promise<boolean> {
+  let bookings = db.selectFrom('bookings').select(['status', 'payment_state', 'start_datetime', 'end_datetime']).where('student_id', '=', studentId);
+  bookings = subject.courseId ? bookings.where('course_id', '=', subject.courseId) : bookings.where('educator_id', '=', subject.educatorId);
+  for (const b of await bookings.execute()) {
+    if (bookingVerifiesReview({ status: b.status, paymentState: b.payment_state, startsAt: b.start_datetime === null ? null : Number(b.start_datetime), endsAt: b.end_datetime === null ? null : Number(b.end_datetime) }, now)) return true;
+  }
+  let orders = db.selectFrom('orders').select(['payment_state']).where('student_id', '=', studentId);
+  orders = subject.courseId ? orders.where('course_id', '=', subject.courseId) : orders.where('educator_id', '=', subject.educatorId);
+  for (const o of await orders.execute()) {
+    if (orderVerifiesReview({ paymentState: o.payment_state })) return true;
   }
   return false;
 }
