@@ -13,7 +13,7 @@
  * pages the publisher re-rendered and wrote for it (from its log). Figures only, no assertions.
  */
 import { spawn, execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseArgs } from 'node:util';
@@ -23,11 +23,16 @@ import { loadCatalogue, resetCatalogue } from '../../db/seed/load.ts';
 import { todayAnchor } from '../../db/seed/generate.ts';
 import { rebuildReviewAggregates } from '../../db/queries/review-aggregates.ts';
 import { freePort } from '../helpers/ports.ts';
+import { educatorPages } from '../../src/domain/publish-pages.ts';
 
 const { values } = parseArgs({
   options: {
     educators: { type: 'string', default: '1300' },
     keep: { type: 'boolean', default: false },
+    /** Reuse a seeded SQLite database instead of seeding one. */
+    db: { type: 'string' },
+    /** Reuse a built site's server bundle and assets (any catalogue's: they do not depend on the data). */
+    dist: { type: 'string' },
   },
 });
 const EDUCATORS = Number(values.educators);
@@ -48,26 +53,42 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 
 mkdirSync('.tmp', { recursive: true });
 const work = mkdtempSync(join(process.cwd(), '.tmp', 'bench-publish-'));
-const databaseUrl = process.env.DATABASE_URL || join(work, 'bench.sqlite');
+const databaseUrl = values.db ?? (process.env.DATABASE_URL || join(work, 'bench.sqlite'));
 const db: Db = openDb({ url: databaseUrl });
 await migrateToLatest(db);
 const now = todayAnchor();
 let t = performance.now();
-await resetCatalogue(db);
-await loadCatalogue(db, { seed: 1, educators: EDUCATORS, now });
-console.log(`seeded ${EDUCATORS} educators in ${((performance.now() - t) / 1000).toFixed(0)} s`);
+if (!values.db) {
+  await resetCatalogue(db);
+  await loadCatalogue(db, { seed: 1, educators: EDUCATORS, now });
+  console.log(`seeded ${EDUCATORS} educators in ${((performance.now() - t) / 1000).toFixed(0)} s`);
+}
+await db.deleteFrom('page_changes').execute();
+// The catalogue's pages, as the full build would write them (src/domain/publish-pages.ts) plus home, categories, 404.
+const catalogueRows = await db.selectFrom('educators').leftJoin('courses', (j) => j.onRef('courses.educator_id', '=', 'educators.id').on('courses.published', '=', true))
+  .select(['educators.id', 'educators.slug', 'educators.can_be_contacted', 'courses.slug as courseSlug']).execute();
+const catalogueEducators = new Map<string, { slug: string; canBeContacted: boolean; courseSlugs: string[] }>();
+for (const r of catalogueRows) {
+  const e = catalogueEducators.get(r.id) ?? { slug: r.slug, canBeContacted: r.can_be_contacted !== false, courseSlugs: [] };
+  if (r.courseSlug) e.courseSlugs.push(r.courseSlug);
+  catalogueEducators.set(r.id, e);
+}
+const categoryCount = (await db.selectFrom('categories').select('id').execute()).length;
+const cataloguePages = [...catalogueEducators.values()].reduce((n, e) => n + educatorPages(e).filter((p) => p.file.endsWith('.html')).length, 0) + categoryCount + 3;
+console.log(`catalogue: ${catalogueEducators.size} educators, ${cataloguePages} HTML pages`);
 
 const port = await freePort();
-const distDir = join(work, 'dist');
+const distDir = values.dist ? join(work, 'dist') : join(work, 'dist');
+if (values.dist) cpSync(values.dist, distDir, { recursive: true });
 const env = {
   ...process.env, DATABASE_URL: databaseUrl, ASTRO_OUT_DIR: distDir, PUBLIC_HOST: `localhost:${port}`,
   ASTRO_TELEMETRY_DISABLED: '1', NODE_ENV: 'production',
 };
 t = performance.now();
-await run(process.execPath, ['node_modules/astro/astro.js', 'build'], { env, maxBuffer: 256 * 1024 * 1024 });
+if (!values.dist) await run(process.execPath, ['node_modules/astro/astro.js', 'build'], { env, maxBuffer: 256 * 1024 * 1024 });
 const buildSeconds = (performance.now() - t) / 1000;
 const pages = countPages(join(distDir, 'client'));
-console.log(`built ${pages} pages in ${buildSeconds.toFixed(0)} s`);
+console.log(values.dist ? `site bundle from ${values.dist} (${pages} pages in it)` : `built ${pages} pages in ${buildSeconds.toFixed(0)} s`);
 
 // The server, publisher inside, as its own process; its log lines say what each publish did.
 const server = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
@@ -188,7 +209,7 @@ await db.destroy();
 const secs = results.map((r) => r.seconds).sort((a, b) => a - b);
 const rendered = results.map((r) => r.rendered).sort((a, b) => a - b);
 console.log('');
-console.log(`catalogue: ${EDUCATORS} educators, ${pages} pages (full build ${buildSeconds.toFixed(0)} s); ${databaseUrl.startsWith('postgres') ? 'PostgreSQL' : 'SQLite'}`);
+console.log(`catalogue: ${catalogueEducators.size} educators, ${cataloguePages} pages; ${values.dist ? `site bundle reused from ${values.dist}` : `full build ${buildSeconds.toFixed(0)} s, ${pages} pages`}; ${databaseUrl.startsWith('postgres') ? 'PostgreSQL' : 'SQLite'}`);
 console.log('| change | n | p50 s | max s | pages rendered per change (min–max) | files written (min–max) |');
 console.log('|---|---|---|---|---|---|');
 for (const kind of kinds) {
