@@ -11,6 +11,7 @@ import * as m0010 from './0010_mail_outbox.ts';
 import * as m0020 from './0020_payment_reconciliation.ts';
 import * as m0040 from './0040_search_read_model.ts';
 import * as m0050 from './0050_phone_e164.ts';
+import * as m0090 from './0090_payment_option_methods.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_catalogue': m0001,
@@ -24,6 +25,7 @@ export const migrations: Record<string, Migration> = {
   '0020_payment_reconciliation': m0020,
   '0040_search_read_model': m0040,
   '0050_phone_e164': m0050,
+  '0090_payment_option_methods': m0090,
 };
 
 export const migrationProvider: MigrationProvider = {
