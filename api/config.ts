@@ -82,6 +82,16 @@ export const configSchema = z.object({
   /** Magic-link / sign-up e-mails allowed per address and per IP address in each 15-minute window. */
   RATE_LIMIT_MAIL_PER_EMAIL: z.coerce.number().int().min(1).default(5),
   RATE_LIMIT_MAIL_PER_IP: z.coerce.number().int().min(1).default(30),
+  // Abuse limits (api/http/abuse-limits.ts): guessing and flooding, per client IP and per target.
+  /** Failed voucher-code look-ups per client IP and per educator in each 15-minute window. */
+  RATE_LIMIT_VOUCHER_PER_IP: z.coerce.number().int().min(1).default(20),
+  RATE_LIMIT_VOUCHER_PER_EDUCATOR: z.coerce.number().int().min(1).default(200),
+  /** Enquiries (and 'Enquriy Sumbitted' events) accepted per client IP and per educator each hour. */
+  RATE_LIMIT_ENQUIRY_PER_IP: z.coerce.number().int().min(1).default(10),
+  RATE_LIMIT_ENQUIRY_PER_EDUCATOR: z.coerce.number().int().min(1).default(100),
+  /** Analytics events per client IP, and per client and target (event, educator, course), each 15 minutes. */
+  RATE_LIMIT_ANALYTICS_PER_IP: z.coerce.number().int().min(1).default(600),
+  RATE_LIMIT_ANALYTICS_PER_TARGET: z.coerce.number().int().min(1).default(30),
   LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
   /** On SIGTERM/SIGINT, how long requests in flight may take before their connections are closed. */
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(0).max(600).default(10),
@@ -89,6 +99,13 @@ export const configSchema = z.object({
   CHECKOUT_HOLD_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
   /** The longest a checkout may hold spaces in total, from its first hold: renewals never pass it. */
   CHECKOUT_HOLD_MAX_SECONDS: z.coerce.number().int().min(60).max(7 * 86_400).default(1800),
+  // Publishing (api/publish/publisher.ts).
+  /** Run the publisher inside the server (false when `npm run publish` runs it as its own process). */
+  PUBLISH_ENABLED: bool.default('true'),
+  /** How long the publisher lets an edit's writes gather before it renders them together (ms). */
+  PUBLISH_BATCH_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
+  /** How long a publisher's claim on feed rows lasts without renewal: after a crash, the wait before another takes them. */
+  PUBLISH_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(30),
   // E-mail outbox (api/mail): requests queue messages, a background worker sends them.
   /** Seconds an SMTP server may take to accept a connection or greet (the socket may idle twice as long). */
   SMTP_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(300).default(15),
@@ -96,6 +113,8 @@ export const configSchema = z.object({
   MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(10),
   /** The first retry's delay (seconds); each next one doubles it, up to 6 hours. */
   MAIL_RETRY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
+  /** SQLite: how long a request waits for another writer's lock before answering 503 with Retry-After (ms). */
+  SQLITE_BUSY_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
 }).transform((c) => ({
   ...c,
   // Unset hosts follow the port, so `PORT=8080 npm start` links to itself.

@@ -18,6 +18,12 @@
  * send either a confirmation or a log-in e-mail; a failed login has one message for both causes and costs
  * the same scrypt time. Sign-up creates the account only when the e-mailed link is used, so nobody can
  * pre-register someone else's address with their own password.
+ *
+ * The password typed at sign-up is chosen by whoever controls the inbox: it is applied only when the link is
+ * followed in the browser that typed it (a nonce cookie set by POST /auth/signup, whose hash the link's token
+ * carries). Followed anywhere else (the owner of an address someone else signed up), the link confirms the
+ * address and logs in without a password (`passwordApplied: false, setPassword: true`): the login page then
+ * takes the owner to their settings to choose one.
  */
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
@@ -28,7 +34,7 @@ import { ProblemError, problems } from '../../src/domain/problems.ts';
 import { validateEmail } from '../../src/domain/email.ts';
 import { authProblems } from '../auth/problems.ts';
 import { hashPassword, sha256, newSecret, verifyDummyPassword, verifyPassword } from '../auth/crypto.ts';
-import { createSession, consumeToken, deleteSessionFamily, issueToken } from '../auth/sessions.ts';
+import { TOKEN_TTL, createSession, consumeToken, deleteSessionFamily, issueToken } from '../auth/sessions.ts';
 import { createUser, educatorIdsOf, findUserByEmail, findUserById, normaliseEmail, toSessionUser } from '../auth/users.ts';
 import { forgetRequestSession, requestSession, requireUser } from '../auth/middleware.ts';
 import { identityOf } from '../auth/identity.ts';
@@ -38,9 +44,12 @@ import { queueMail } from '../mail/index.ts';
 import {
   clearHandoffStateCookie,
   clearSessionCookie,
+  clearSignupNonceCookie,
   readHandoffStateCookie,
+  readSignupNonceCookie,
   setHandoffStateCookie,
   setSessionCookie,
+  setSignupNonceCookie,
 } from '../http/cookies.ts';
 import { clientIp, emailBucket, emailIpBucket, ipBucket, refundHits, takeHits, type RateRule } from '../http/rate-limit.ts';
 import type { Config } from '../config.ts';
@@ -151,9 +160,14 @@ export function authRoutes() {
         const token = await issueToken(tx, { purpose: 'magic-link', email, userId: existing.id, payload: { redirect } }, now);
         await queueMail(tx, accountExistsEmail(email, existing.first_name || null, linkUrl(config, token)), { now });
       } else {
+        // One nonce per browser (kept if it already has one, so each of its sign-up links works): the password
+        // chosen here is applied only when the link is followed in this browser.
+        const current = readSignupNonceCookie(c);
+        const nonce = current && /^[A-Za-z0-9_-]{43}$/.test(current) ? current : newSecret();
+        setSignupNonceCookie(c, config, nonce, TOKEN_TTL.signup);
         const token = await issueToken(tx, {
           purpose: 'signup', email,
-          payload: { firstName: body.firstName, lastName: body.lastName, passwordHash, redirect },
+          payload: { firstName: body.firstName, lastName: body.lastName, passwordHash, passwordNonceHash: sha256(nonce), redirect },
         }, now);
         await queueMail(tx, signupEmail(email, body.firstName, linkUrl(config, token)), { now });
       }
@@ -197,12 +211,21 @@ export function authRoutes() {
     const row = await consumeToken(db, body.token, ['magic-link', 'signup'], now);
     if (!row || !row.email) throw new ProblemError(authProblems.invalidToken());
     let userId: string;
+    let passwordApplied = false;
+    // A password was typed at sign-up but not here: the learner is asked to choose one.
+    let setPassword = false;
     if (row.purpose === 'signup') {
-      const payload = row.payload as { firstName?: string; lastName?: string; passwordHash?: string | null };
+      const payload = row.payload as { firstName?: string; lastName?: string; passwordHash?: string | null; passwordNonceHash?: string };
+      // The sign-up password only from the browser that typed it (see the header of this file).
+      const nonce = readSignupNonceCookie(c);
+      passwordApplied = !!payload.passwordHash && typeof payload.passwordNonceHash === 'string' && !!nonce && sha256(nonce) === payload.passwordNonceHash;
       const { user, created } = await createUser(db, {
         email: row.email, firstName: payload.firstName, lastName: payload.lastName,
-        passwordHash: payload.passwordHash ?? null, emailConfirmed: true,
+        passwordHash: passwordApplied ? payload.passwordHash! : null, emailConfirmed: true,
       }, now);
+      if (!created) passwordApplied = false;
+      setPassword = created && !!payload.passwordHash && !passwordApplied;
+      if (passwordApplied) clearSignupNonceCookie(c, config);
       userId = user.id;
       // The address already had an account (created meanwhile): the link proves the address, nothing else changes.
       if (!created && !user.email_confirmed) await db.updateTable('users').set({ email_confirmed: true, updated_at: now }).where('id', '=', user.id).execute();
@@ -214,7 +237,7 @@ export function authRoutes() {
     }
     const user = await startCookieSession(c, userId, 'magic-link');
     const redirect = typeof row.payload.redirect === 'string' ? keepRedirect(row.payload.redirect, config) : null;
-    return c.json({ identity: await identityOf(db, user, c.var.site, config), redirect }, 200, { 'cache-control': 'no-store' });
+    return c.json({ identity: await identityOf(db, user, c.var.site, config), redirect, passwordApplied, setPassword }, 200, { 'cache-control': 'no-store' });
   });
 
   app.post('/auth/login', async (c) => {

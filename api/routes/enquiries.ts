@@ -23,6 +23,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import { clientIp } from '../http/client-ip.ts';
+import { enquiryRules } from '../http/abuse-limits.ts';
+import { refundHits, takeHits } from '../http/rate-limit.ts';
 import type { AppEnv } from '../app.ts';
 import { parseJson } from '../http/parse.ts';
 import { verifyCaptcha } from '../captcha/index.ts';
@@ -122,7 +124,15 @@ export function enquiriesRoutes() {
       );
     }
 
-    await verifyCaptcha(c.var.deps, body.captchaToken);
+    // Accepted enquiries per client and per educator each hour; one that fails from here on is given back.
+    const rules = enquiryRules(c, educator.id);
+    await takeHits(db, rules, now());
+    try {
+      await verifyCaptcha(c.var.deps, body.captchaToken);
+    } catch (error) {
+      await refundHits(db, rules, now());
+      throw error;
+    }
 
     // Spec 2.9: the course is attached only when both its slug (the page's course_ref) and its name are present.
     const attached = enquiryCourseDetails({ course_ref: clean(body.details.course_slug), course_name: clean(body.details.course_name) });

@@ -10,6 +10,8 @@ import { parseJson } from '../http/parse.ts';
 import { ProblemError } from '../../src/domain/problems.ts';
 import { CHECKOUT_ORIGINS } from '../../src/domain/checkout/flows.ts';
 import { checkVoucher } from '../checkout/vouchers.ts';
+import { voucherRules } from '../http/abuse-limits.ts';
+import { refundHits, takeHits } from '../http/rate-limit.ts';
 import { invalidVoucherProblem } from '../../src/domain/checkout/problems.ts';
 
 const body = z.object({
@@ -24,10 +26,14 @@ export function vouchersRoutes() {
   app.post('/vouchers/validate', async (c) => {
     const input = await parseJson(c, body);
     const { db, now } = c.var.deps;
+    // Every look-up counts against the guessing limits until it turns out right (then it is given back).
+    const rules = voucherRules(c, input.educator_ref);
+    await takeHits(db, rules, now());
     const course = await db.selectFrom('courses').select(['id']).where('id', '=', input.course_ref).where('educator_id', '=', input.educator_ref).executeTakeFirst();
     if (!course) throw new ProblemError(invalidVoucherProblem('wrongCourse'));
     const check = await checkVoucher(db, { educatorId: input.educator_ref, courseId: course.id, codeOrId: input.code, now: now() });
     if (!check.ok) throw new ProblemError(invalidVoucherProblem(check.reason));
+    await refundHits(db, rules, now());
     const v = check.voucher;
     return c.json({ voucher_id: v.id, code: v.code, kind: v.kind, amount: Number(v.amount), currency: v.currency });
   });

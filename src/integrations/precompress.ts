@@ -28,17 +28,21 @@ async function filesUnder(dir: string): Promise<string[]> {
 }
 
 /** Writes the siblings of every compressible file under `clientDir`. Returns how many files got them. */
-export async function precompressSite(clientDir: string): Promise<{ files: number; bytes: number }> {
+export async function precompressSite(clientDir: string, concurrency = 4): Promise<{ files: number; bytes: number }> {
   let files = 0;
   let bytes = 0;
-  for (const path of await filesUnder(clientDir)) {
-    const data = await readFile(path);
-    if (!isCompressible(path, data.length)) continue;
-    const asset = relative(clientDir, path).split(sep)[0] === '_astro';
-    await writeSiteFile(path, data, { brotliQuality: asset ? ASSET_BROTLI_QUALITY : PAGE_BROTLI_QUALITY });
-    files++;
-    bytes += data.length;
-  }
+  const queue = await filesUnder(clientDir);
+  // A few at a time: writeSiteFile compresses on libuv's thread pool, so the cores share the work.
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    for (let path = queue.pop(); path; path = queue.pop()) {
+      const data = await readFile(path);
+      if (!isCompressible(path, data.length)) continue;
+      const asset = relative(clientDir, path).split(sep)[0] === '_astro';
+      await writeSiteFile(path, data, { brotliQuality: asset ? ASSET_BROTLI_QUALITY : PAGE_BROTLI_QUALITY });
+      files++;
+      bytes += data.length;
+    }
+  }));
   return { files, bytes };
 }
 

@@ -10,7 +10,7 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 import {
   DEFAULT_PASSWORD, cookieFrom, lastMailTo, logIn, rawRequest, sessionCookieFrom, signUpAndLogin, tokenFromMail, uniqueEmail,
 } from '../helpers/auth.ts';
-import { SESSION_COOKIE, HANDOFF_STATE_COOKIE } from '../../api/http/cookies.ts';
+import { SESSION_COOKIE, HANDOFF_STATE_COOKIE, SIGNUP_NONCE_COOKIE } from '../../api/http/cookies.ts';
 import { sha256 } from '../../api/auth/crypto.ts';
 import { loadConfig } from '../../api/config.ts';
 import { ownSiteOf, sharedCookieDomain } from '../../api/auth/site.ts';
@@ -70,7 +70,9 @@ describe('sign-up by password', () => {
     expect(stored.token_hash).toBe(sha256(token));
     expect(JSON.stringify(stored.payload)).not.toContain('a long enough password');
 
-    const verified = await post('/api/auth/magic-link/verify', { token });
+    // Followed in the browser that signed up (it holds the sign-up nonce cookie), so the password applies.
+    const nonce = cookieFrom(res.headers.getSetCookie(), SIGNUP_NONCE_COOKIE);
+    const verified = await post('/api/auth/magic-link/verify', { token }, { cookie: nonce });
     expect(verified.status).toBe(200);
     const cookie = sessionCookieFrom(verified);
     expect(cookie).toMatch(new RegExp(`^${SESSION_COOKIE}=[A-Za-z0-9_-]{43}$`));

@@ -14,7 +14,7 @@
  * server (the median over the rounds), the ratio product/bare, and the load average before and after.
  * Figures only, no assertions on time.
  *
- * Env: BENCH_CONNECTIONS=50  BENCH_SECONDS=10  BENCH_ROUNDS=2  BENCH_WARMUP_SECONDS=2
+ * Env: BENCH_CONNECTIONS=50  BENCH_SECONDS=10  BENCH_ROUNDS=2  BENCH_WARMUP_SECONDS=2  BENCH_SCENARIOS=identity,browser
  *      BENCH_LOG_LEVEL=error (the server's LOG_LEVEL; `info` writes a line per request)
  *      BENCH_PROFILE=<dir> (a --cpu-prof profile of the product server)  BENCH_REBUILD=1
  */
@@ -28,7 +28,7 @@ import { openDb } from '../../db/client.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
 import { loadCatalogue } from '../../db/seed/load.ts';
 import { todayAnchor } from '../../db/seed/generate.ts';
-import { freePort, stopServerProcess } from './server-process.ts';
+import { freePort, processCpuSeconds, stopServerProcess } from './server-process.ts';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -115,16 +115,22 @@ http.createServer((req, res) => {
 
 interface Figures {
   reqPerSec: number;
+  /** CPU time the server used per answer (user + system, from /proc): steadier than latency on a busy machine. */
+  cpuUsPerReq: number | null;
   p50: number;
   p99: number;
   errors: number;
   non2xx: number;
 }
 
-async function drive(url: string, headers: Record<string, string>, seconds: number): Promise<Figures> {
+async function drive(url: string, headers: Record<string, string>, seconds: number, pid: number | undefined): Promise<Figures> {
+  const cpuBefore = processCpuSeconds(pid);
   const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers });
+  const cpuAfter = processCpuSeconds(pid);
+  const answered = result.requests.total;
   return {
     reqPerSec: result.requests.average,
+    cpuUsPerReq: cpuBefore === null || cpuAfter === null || !answered ? null : ((cpuAfter - cpuBefore) * 1e6) / answered,
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
@@ -178,29 +184,32 @@ try {
   }
   console.log(`load: ${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} rounds (after ${WARMUP_SECONDS} s warm-up each); server LOG_LEVEL=${LOG_LEVEL}`);
 
+  const wanted = (process.env.BENCH_SCENARIOS ?? 'identity,browser').split(',').map((s) => s.trim());
   const scenarios = [
     { name: 'identity', headers: {} as Record<string, string> },
     { name: 'browser (br)', headers: { 'accept-encoding': CHROMIUM_ACCEPT_ENCODING } },
-  ];
+  ].filter((s) => wanted.includes(s.name.split(' ')[0]!));
   const summary: string[] = [];
   for (const scenario of scenarios) {
     const runs: Record<'bare' | 'product', Figures[]> = { bare: [], product: [] };
     for (let round = 0; round < ROUNDS; round++) {
       const order: Array<'bare' | 'product'> = round % 2 ? ['product', 'bare'] : ['bare', 'product'];
       for (const name of order) {
-        if (WARMUP_SECONDS > 0) await drive(servers[name], scenario.headers, WARMUP_SECONDS);
-        const f = await drive(servers[name], scenario.headers, SECONDS);
+        const pid = (name === 'bare' ? bare : product).pid;
+        if (WARMUP_SECONDS > 0) await drive(servers[name], scenario.headers, WARMUP_SECONDS, pid);
+        const f = await drive(servers[name], scenario.headers, SECONDS, pid);
         runs[name].push(f);
-        console.log(`  ${scenario.name} round ${round + 1} ${name.padEnd(7)}: ${f.reqPerSec.toFixed(0)} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms${f.errors || f.non2xx ? `, errors ${f.errors}, non-2xx ${f.non2xx}` : ''} (load ${load()})`);
+        console.log(`  ${scenario.name} round ${round + 1} ${name.padEnd(7)}: ${f.reqPerSec.toFixed(0)} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms, CPU ${f.cpuUsPerReq?.toFixed(0) ?? '?'} µs/req${f.errors || f.non2xx ? `, errors ${f.errors}, non-2xx ${f.non2xx}` : ''} (load ${load()})`);
       }
     }
-    const m = (name: 'bare' | 'product', key: 'reqPerSec' | 'p50' | 'p99') => median(runs[name].map((r) => r[key]));
+    const m = (name: 'bare' | 'product', key: 'reqPerSec' | 'p50' | 'p99' | 'cpuUsPerReq') => median(runs[name].map((r) => r[key] ?? NaN));
     const ratio = m('product', 'reqPerSec') / m('bare', 'reqPerSec');
-    summary.push(`| ${scenario.name} | ${m('bare', 'reqPerSec').toFixed(0)} | ${m('bare', 'p50')} | ${m('bare', 'p99')} | ${m('product', 'reqPerSec').toFixed(0)} | ${m('product', 'p50')} | ${m('product', 'p99')} | ${(ratio * 100).toFixed(0)} % |`);
+    const cpu = (name: 'bare' | 'product') => (Number.isNaN(m(name, 'cpuUsPerReq')) ? '?' : m(name, 'cpuUsPerReq').toFixed(0));
+    summary.push(`| ${scenario.name} | ${m('bare', 'reqPerSec').toFixed(0)} | ${m('bare', 'p50')} | ${m('bare', 'p99')} | ${cpu('bare')} | ${m('product', 'reqPerSec').toFixed(0)} | ${m('product', 'p50')} | ${m('product', 'p99')} | ${cpu('product')} | ${(ratio * 100).toFixed(0)} % |`);
   }
   console.log('\nMedian over the rounds:');
-  console.log('| Scenario | bare req/s | bare p50 (ms) | bare p99 (ms) | product req/s | product p50 (ms) | product p99 (ms) | product / bare |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('| Scenario | bare req/s | bare p50 (ms) | bare p99 (ms) | bare CPU (µs/req) | product req/s | product p50 (ms) | product p99 (ms) | product CPU (µs/req) | product / bare (req/s) |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const line of summary) console.log(line);
   console.log(`\nload average after: ${load()}`);
 } finally {
