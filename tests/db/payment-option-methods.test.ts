@@ -58,3 +58,11 @@ it('a method without a row is not offered, and a row for a method this build doe
     manual: { enabled: false, label: null, message: null }, invoice_due_days: 30,
   });
 });
+
+it('a method switched on or off is in the public pages\' change feed, for its educator', async () => {
+  await t.db.deleteFrom('page_changes').execute();
+  await t.db.updateTable('payment_option_methods').set({ enabled: false }).where('payment_options_id', '=', 'pay_a').where('method', '=', 'klarna').execute();
+  const feed = await t.db.selectFrom('page_changes').select(['educator_id', 'educator_slug']).execute();
+  expect(feed.length).toBeGreaterThan(0);
+  expect(feed.every((r) => r.educator_id === 'edu_pm' && r.educator_slug === 'payment-methods-test')).toBe(true);
+});
