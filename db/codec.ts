@@ -32,7 +32,7 @@ export const BOOLEAN_COLUMNS = new Set([
   'approval_required', 'individually_bookable', 'verified', 'available_for_online_delivery',
   'available_for_in_person_delivery', 'card_enabled', 'paypal_enabled', 'klarna_enabled',
   'invoice_enabled', 'manual_enabled', 'restricted', 'embedded', 'email_confirmed', 'paid',
-  'marketing_consent', 'terms_accepted', 'is_attending', 'fees_absorbed', 'is_system',
+  'marketing_consent', 'terms_accepted', 'is_attending', 'fees_absorbed', 'is_system', 'enabled',
   'listed', 'cancel_at_period_end',
 ]);
 

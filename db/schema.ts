@@ -191,18 +191,22 @@ export interface ReviewAggregatesTable {
   communication: number | null;
 }
 
+/** The payment options of an educator (course_id null) or of one course; the methods are rows of payment_option_methods. */
 export interface PaymentOptionsTable {
   id: string;
   educator_id: string;
   course_id: string | null;
-  card_enabled: WithDefault<boolean>;
-  paypal_enabled: WithDefault<boolean>;
-  klarna_enabled: WithDefault<boolean>;
-  invoice_enabled: WithDefault<boolean>;
-  manual_enabled: WithDefault<boolean>;
-  manual_label: string | null;
-  manual_message: string | null;
   invoice_due_days: WithDefault<number>;
+}
+
+/** One payment method of a set of payment options: any method the provider registry knows (PAYMENT_METHODS). */
+export interface PaymentOptionMethodsTable {
+  payment_options_id: string;
+  method: string;
+  enabled: WithDefault<boolean>;
+  /** The educator's own name and instructions for the method (the in-person method's "label" and "message"). */
+  label: string | null;
+  message: string | null;
 }
 
 export interface VouchersTable {
@@ -245,6 +249,7 @@ export interface CatalogueTables {
   reviews: ReviewsTable;
   review_aggregates: ReviewAggregatesTable;
   payment_options: PaymentOptionsTable;
+  payment_option_methods: PaymentOptionMethodsTable;
   vouchers: VouchersTable;
   catalogue_meta: CatalogueMetaTable;
 }

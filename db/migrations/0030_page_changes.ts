@@ -23,7 +23,7 @@ function isPostgres(db: AnyDb): boolean {
 }
 
 /** How a row of each table leads to an educator, a course and a category; `R` stands for new or old. */
-interface Source {
+export interface Source {
   table: string;
   educator: string;
   course?: string;
@@ -95,9 +95,15 @@ export async function up(db: AnyDb): Promise<void> {
     .execute();
   await db.schema.createIndex('page_changes_claimable').on('page_changes').columns(['claimed_until', 'id']).execute();
 
+  await createPageChangeTriggers(db, PAGE_CHANGE_SOURCES);
+}
+
+/** The feed's triggers on each source table (also used by later migrations for tables they add). */
+export async function createPageChangeTriggers(db: AnyDb, sources: readonly Source[]): Promise<void> {
+  const postgres = isPostgres(db);
   if (postgres) {
     const now = `(extract(epoch from clock_timestamp()))::bigint`;
-    for (const source of PAGE_CHANGE_SOURCES) {
+    for (const source of sources) {
       await sql.raw(`create or replace function page_changes_${source.table}() returns trigger language plpgsql as $$
         begin
           if ${PAUSED} then return null; end if;
@@ -117,7 +123,7 @@ export async function up(db: AnyDb): Promise<void> {
     return;
   }
   const now = `cast(strftime('%s', 'now') as integer)`;
-  for (const source of PAGE_CHANGE_SOURCES) {
+  for (const source of sources) {
     await sql.raw(`create trigger page_changes_${source.table}_insert after insert on ${source.table} when not ${PAUSED} begin
       insert into page_changes (${COLUMNS}) values (${values(source, 'new', now)});
       ${touch(source, 'new', now)}
@@ -135,8 +141,14 @@ export async function up(db: AnyDb): Promise<void> {
 }
 
 export async function down(db: AnyDb): Promise<void> {
+  await dropPageChangeTriggers(db, PAGE_CHANGE_SOURCES);
+  await db.schema.dropTable('page_changes').ifExists().execute();
+  await db.schema.dropTable('educator_lastmod').ifExists().execute();
+}
+
+export async function dropPageChangeTriggers(db: AnyDb, sources: readonly Source[]): Promise<void> {
   const postgres = isPostgres(db);
-  for (const source of PAGE_CHANGE_SOURCES) {
+  for (const source of sources) {
     if (postgres) {
       await sql.raw(`drop trigger if exists page_changes_${source.table} on ${source.table}`).execute(db);
       await sql.raw(`drop function if exists page_changes_${source.table}()`).execute(db);
@@ -144,6 +156,4 @@ export async function down(db: AnyDb): Promise<void> {
       for (const event of ['insert', 'update', 'delete']) await sql.raw(`drop trigger if exists page_changes_${source.table}_${event}`).execute(db);
     }
   }
-  await db.schema.dropTable('page_changes').ifExists().execute();
-  await db.schema.dropTable('educator_lastmod').ifExists().execute();
 }

@@ -7,7 +7,7 @@ import type { AddOnsTable, Course, Database, Educator, Occurrence, OffersTable }
 import type { FormDefinition, FormField, FormValidation } from '../../src/domain/checkout/validation.ts';
 import { DEFAULT_FORM_REF, SYSTEM_FIELD_IDS, SYSTEM_FIELD_LABELS, defaultForm } from '../../src/domain/checkout/validation.ts';
 import type { PaymentOptions } from '../../src/domain/checkout/paymentMethods.ts';
-import { DEFAULT_PAYMENT_OPTIONS } from '../../src/domain/checkout/paymentMethods.ts';
+import { DEFAULT_PAYMENT_OPTIONS, PAYMENT_METHODS } from '../../src/domain/checkout/paymentMethods.ts';
 
 export type Q = Kysely<Database>;
 export type OfferRow = Selectable<OffersTable>;
@@ -146,14 +146,18 @@ export async function loadPaymentOptions(q: Q, educatorId: string, courseId: str
     .execute();
   const row = rows.find((r) => courseId && r.course_id === courseId) ?? rows.find((r) => r.course_id === null);
   if (!row) return { ...structuredClone(DEFAULT_PAYMENT_OPTIONS), invoice_due_days: 14 } as ResolvedPaymentOptions;
-  return {
-    card: { enabled: row.card_enabled },
-    paypal: { enabled: row.paypal_enabled },
-    klarna: { enabled: row.klarna_enabled },
-    invoice: { enabled: row.invoice_enabled },
-    manual: { enabled: row.manual_enabled, label: row.manual_label, message: row.manual_message },
-    invoice_due_days: Number(row.invoice_due_days ?? 14),
-  };
+  // One row per method; a method without a row is not offered, and a row for a method this build does not
+  // know (PAYMENT_METHODS, which the provider registry serves) is ignored.
+  const methods = await q.selectFrom('payment_option_methods').select(['method', 'enabled', 'label', 'message'])
+    .where('payment_options_id', '=', row.id).execute();
+  const options: ResolvedPaymentOptions = { invoice_due_days: Number(row.invoice_due_days ?? 14) };
+  for (const method of PAYMENT_METHODS) {
+    const m = methods.find((r) => r.method === method);
+    options[method] = method === 'manual'
+      ? { enabled: !!m?.enabled, label: m?.label ?? null, message: m?.message ?? null }
+      : { enabled: !!m?.enabled };
+  }
+  return options;
 }
 
 export async function loadLocations(q: Q, ids: readonly string[]): Promise<{ _id: string; formatted: string; city: string; name: string | null }[]> {

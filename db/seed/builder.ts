@@ -21,7 +21,7 @@ import { planInputSchema } from '../../src/domain/memberships.ts';
 export const CATALOGUE_TABLES = [
   'categories', 'educators', 'locations', 'faqs', 'lessons', 'forms', 'form_fields', 'form_validations',
   'courses', 'collections', 'collection_courses', 'occurrences', 'offers', 'add_ons', 'reviews',
-  'payment_options', 'vouchers', 'membership_plans',
+  'payment_options', 'payment_option_methods', 'vouchers', 'membership_plans',
 ] as const;
 export type CatalogueTable = (typeof CATALOGUE_TABLES)[number];
 
@@ -461,12 +461,15 @@ export class EducatorBuilder {
   }): string {
     const id = spec.course ? `pay_${this.key}_${spec.course.key}` : `pay_${this.key}`;
     this.rows.payment_options.push({
-      id, educator_id: this.id, course_id: spec.course ? spec.course.row.id : null,
-      card_enabled: spec.card ?? true, paypal_enabled: spec.paypal ?? false, klarna_enabled: spec.klarna ?? false,
-      invoice_enabled: spec.invoice ?? false, manual_enabled: spec.manual ?? false,
-      manual_label: spec.manual_label ?? null, manual_message: spec.manual_message ?? null,
-      invoice_due_days: spec.invoice_due_days ?? 14,
+      id, educator_id: this.id, course_id: spec.course ? spec.course.row.id : null, invoice_due_days: spec.invoice_due_days ?? 14,
     });
+    const enabled = { card: spec.card ?? true, paypal: spec.paypal ?? false, klarna: spec.klarna ?? false, invoice: spec.invoice ?? false, manual: spec.manual ?? false };
+    for (const [method, on] of Object.entries(enabled)) {
+      this.rows.payment_option_methods.push({
+        payment_options_id: id, method, enabled: on,
+        label: method === 'manual' ? spec.manual_label ?? null : null, message: method === 'manual' ? spec.manual_message ?? null : null,
+      });
+    }
     return id;
   }
 }

@@ -195,10 +195,11 @@ export async function seedCheckoutCatalogue(db: Db, now: number): Promise<void> 
     { id: ADDONS.notes, course_id: IDS.onDemand, occurrence_id: null, position: 0, name: 'Printed notes', description: null, price: 800 },
   ]).execute();
 
-  await db.insertInto('payment_options').values({
-    id: 'pay_clay', educator_id: IDS.educator, course_id: null, card_enabled: true, paypal_enabled: true, klarna_enabled: true,
-    invoice_enabled: true, manual_enabled: true, manual_label: 'Pay at the studio', manual_message: 'Bring cash on the day.', invoice_due_days: 14,
-  }).execute();
+  await db.insertInto('payment_options').values({ id: 'pay_clay', educator_id: IDS.educator, course_id: null, invoice_due_days: 14 }).execute();
+  await db.insertInto('payment_option_methods').values([
+    ...(['card', 'paypal', 'klarna', 'invoice'] as const).map((method) => ({ payment_options_id: 'pay_clay', method, enabled: true, label: null, message: null })),
+    { payment_options_id: 'pay_clay', method: 'manual', enabled: true, label: 'Pay at the studio', message: 'Bring cash on the day.' },
+  ]).execute();
 
   await db.insertInto('vouchers').values([
     { id: 'vch_ten', educator_id: IDS.educator, course_id: null, code: 'TENOFF', kind: 'percent', amount: 10, currency: 'GBP', expires_at: null, max_uses: null, uses: 0, created_at: now - DAY },

@@ -133,6 +133,7 @@ describe('ids, slugs and content', () => {
       form_fields: (r) => `${r.form_id}/${r.id}`,
       form_validations: (r) => `${r.form_id}/${r.field_ref}/${r.condition}`,
       collection_courses: (r) => `${r.collection_id}/${r.course_id}`,
+      payment_option_methods: (r) => `${r.payment_options_id}/${r.method}`,
     };
     for (const table of CATALOGUE_TABLES) {
       const rows = cat[table] as unknown as Record<string, unknown>[];
@@ -481,7 +482,15 @@ describe('variants in the loaded catalogue', () => {
   });
 
   it('has every payment options combination', async () => {
-    const options = await db().selectFrom('payment_options').selectAll().execute();
+    // One row per method: read each set back as {method}_enabled (and the in-person method's label and message).
+    const methods = await db().selectFrom('payment_option_methods').selectAll().execute();
+    const options = (await db().selectFrom('payment_options').selectAll().execute()).map((o) => ({
+      ...o,
+      ...Object.fromEntries(methods.filter((m) => m.payment_options_id === o.id).flatMap((m) => [
+        [`${m.method}_enabled`, m.enabled],
+        ...(m.method === 'manual' ? [['manual_label', m.label], ['manual_message', m.message]] : []),
+      ])),
+    }));
     const of = async (slug: string) => {
       const e = await educator(slug);
       return options.filter((o) => o.educator_id === e.id);
