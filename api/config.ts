@@ -73,6 +73,13 @@ export const configSchema = z.object({
   CHECKOUT_HOLD_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
   /** The longest a checkout may hold spaces in total, from its first hold: renewals never pass it. */
   CHECKOUT_HOLD_MAX_SECONDS: z.coerce.number().int().min(60).max(7 * 86_400).default(1800),
+  // E-mail outbox (api/mail): requests queue messages, a background worker sends them.
+  /** Seconds an SMTP server may take to accept a connection or greet (the socket may idle twice as long). */
+  SMTP_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(300).default(15),
+  /** Delivery attempts before a message is marked dead (then `npm run mail -- resend <id>`). */
+  MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(10),
+  /** The first retry's delay (seconds); each next one doubles it, up to 6 hours. */
+  MAIL_RETRY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
 }).transform((c) => ({
   ...c,
   // Unset hosts follow the port, so `PORT=8080 npm start` links to itself.

@@ -6,11 +6,14 @@ import type { Deps } from './app.ts';
 import type { BackgroundJob } from './background.ts';
 import { holdSweeperJob } from './checkout/hold-sweeper.ts';
 import { paymentReconcilerJob } from './checkout/reconciler.ts';
+import { mailOutboxJob } from './mail/worker.ts';
 
 export function backgroundJobs(deps: Deps): BackgroundJob[] {
   return [
     // Lapsed holds released, unsettled provider payments reconciled (DESIGN 11).
     holdSweeperJob(deps),
     paymentReconcilerJob(deps),
+    // The e-mail outbox: queued messages sent, retried with backoff, dead after the last try (api/mail).
+    mailOutboxJob(deps),
   ];
 }

@@ -1,18 +1,18 @@
 /**
- * E-mails on each outcome: a confirmation to the learner and a notification to the educator
- * (through api/mail: the outbox by default, SMTP when configured). Sent after the transaction commits;
- * a failure to send never undoes a booking. The content (titles of spec 2.15, reference, booking page link,
+ * E-mails on each outcome: a confirmation to the learner and a notification to the educator, queued in the
+ * outbox inside the transaction that records the outcome (so a booking never exists without its e-mails, and
+ * the request never waits for a mail server; api/mail sends them). The content (titles of spec 2.15, reference, booking page link,
  * documents, the .ics of dated bookings) is written in api/documents/emails.ts.
  */
 import type { Deps } from '../app.ts';
 import type { CheckoutRow } from '../../db/schema/checkout.ts';
 import type { CheckoutCatalogue } from '../../db/queries/checkout.ts';
 import { loadBookingView, loadOrderView } from '../../db/queries/bookings.ts';
-import { mailerFor, type MailMessage } from '../mail/index.ts';
+import { queueMail, type MailMessage } from '../mail/index.ts';
+import type { Db } from '../../db/client.ts';
 import { confirmationTitle } from '../../src/domain/checkout/outcomes.ts';
 import type { Flow } from '../../src/domain/checkout/flows.ts';
 import { educatorOutcomeEmail, learnerOutcomeEmail, requestEmails } from '../documents/emails.ts';
-import { loggerFor } from '../log.ts';
 
 function outcomeKind(row: CheckoutRow): { kind: 'booking' | 'order' | 'request' | 'application'; id: string } | null {
   if (row.booking_id) return { kind: 'booking', id: row.booking_id };
@@ -22,13 +22,14 @@ function outcomeKind(row: CheckoutRow): { kind: 'booking' | 'order' | 'request' 
   return null;
 }
 
-export async function notifyOutcome(deps: Deps, row: CheckoutRow, cat: CheckoutCatalogue): Promise<void> {
+/** Queues the outcome's e-mails on `q`: the transaction that records the outcome. */
+export async function notifyOutcome(deps: Deps, q: Db, row: CheckoutRow, cat: CheckoutCatalogue, now: number): Promise<void> {
   const outcome = outcomeKind(row);
   if (!outcome) return;
   const title = confirmationTitle(row.flow as Flow, { approvalRequired: cat.course?.approval_required, instantBooking: row.flow === 'request' && !!row.booking_id });
   const messages: MailMessage[] = [];
   if (outcome.kind === 'booking' || outcome.kind === 'order') {
-    const view = outcome.kind === 'booking' ? await loadBookingView(deps.db, outcome.id) : await loadOrderView(deps.db, outcome.id);
+    const view = outcome.kind === 'booking' ? await loadBookingView(q, outcome.id) : await loadOrderView(q, outcome.id);
     if (!view) return;
     const learner = learnerOutcomeEmail(view, title, deps.config);
     const educator = educatorOutcomeEmail(view);
@@ -44,12 +45,5 @@ export async function notifyOutcome(deps: Deps, row: CheckoutRow, cat: CheckoutC
       educatorEmail: cat.educator.email, learnerName, learnerEmail, config: deps.config,
     }));
   }
-  const mailer = mailerFor(deps);
-  for (const message of messages) {
-    try {
-      await mailer.send(message);
-    } catch (error) {
-      loggerFor(deps.config).error('mail failed', { tag: message.tag, error });
-    }
-  }
+  for (const message of messages) await queueMail(q, message, { now });
 }

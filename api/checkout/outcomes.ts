@@ -2,7 +2,7 @@
  * Reaching Payment (the total is fixed and the spaces are held) and completing a checkout (spec 4 "Outcomes"):
  * the parts every flow shares — the outcome record's common columns, committing the hold, the invoice number,
  * closing the checkout — around the flow's own `outcome` (api/checkout/flows/). Everything here runs inside the
- * action's transaction; e-mails are queued to run after it commits.
+ * action's transaction, the outcome's e-mails included (queued in the outbox).
  */
 import { ProblemError, problems } from '../../src/domain/problems.ts';
 import { assertKnownUser } from '../../src/domain/checkout/validation.ts';
@@ -111,7 +111,7 @@ const OUTCOME_COLUMNS = {
 } as const satisfies Record<OutcomeKind, keyof Ctx['row'] | null>;
 
 /**
- * Records the flow's outcome and closes the checkout; the confirmation e-mails go after the commit. Idempotent
+ * Records the flow's outcome and closes the checkout, queueing the confirmation e-mails in the same transaction. Idempotent
  * callers check `status` first.
  */
 export async function complete(ctx: Ctx, pay: CompletionPayment): Promise<void> {
@@ -164,6 +164,6 @@ export async function complete(ctx: Ctx, pay: CompletionPayment): Promise<void> 
   ctx.row.status = 'completed';
   ctx.row.completed_at = ctx.now;
   ctx.row.current_step = 'confirmation';
-  const snapshot = { ...ctx.row };
-  ctx.after.push(() => notifyOutcome(ctx.deps, snapshot, ctx.cat));
+  // The e-mails commit with the outcome (api/mail sends them later).
+  await notifyOutcome(ctx.deps, ctx.q, { ...ctx.row }, ctx.cat, ctx.now);
 }

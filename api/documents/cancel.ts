@@ -8,9 +8,10 @@
  *      it cancelled, on SQLite this first write takes the database's write lock;
  *   2. the occurrence (locked on PostgreSQL) gets the booking's spaces back, never above its capacity;
  *   3. a booking_cancellations row (primary key = booking id: a second one cannot exist).
+ *   4. the e-mails to the learner and the educator, queued in the outbox.
  * So cancelling twice is refused and releases nothing. After the commit, a paid card / wallet / pay-later
  * payment is refunded through its provider (recorded on the cancellation row: refunded, or failed with
- * the error for someone to retry), and the learner and the educator are e-mailed.
+ * the error for someone to retry, together with the e-mails' final text).
  */
 import { sql } from 'kysely';
 import type { Deps } from '../app.ts';
@@ -20,11 +21,14 @@ import type { RefundStatus } from '../../db/schema/documents.ts';
 import { loadBookingView, type BookingView } from '../../db/queries/bookings.ts';
 import { ProblemError, problems } from '../../src/domain/problems.ts';
 import { needsProvider, providerNamed } from '../payments/registry.ts';
-import { mailerFor } from '../mail/index.ts';
+import { queueMail, replaceQueuedMail } from '../mail/index.ts';
 import { cancellationPolicy, longDate } from './describe.ts';
 import { cancellationEmails } from './emails.ts';
 import { documentProblems } from './problems.ts';
 import { loggerFor } from '../log.ts';
+
+/** How long a cancellation e-mail that reports a refund waits for the provider's answer before going out as it is. */
+const REFUND_MAIL_WAIT_SECONDS = 120;
 
 /** Stored in bookings.status (a text column) once cancelled. */
 export const CANCELLED: BookingStatus = 'cancelled';
@@ -54,7 +58,7 @@ export async function cancelBooking(deps: Deps, user: SessionUser, bookingId: st
   const refundable = view.paymentState === 'paid' && !!view.paymentId && !!view.paymentProvider && needsProvider(view.paymentMethod ?? '')
     && view.totalCost > 0;
 
-  const released = await deps.db.transaction().execute(async (tx) => {
+  const { given: released, mailIds } = await deps.db.transaction().execute(async (tx) => {
     const changed = await tx
       .updateTable('bookings')
       .set({ status: CANCELLED })
@@ -104,37 +108,49 @@ export async function cancelBooking(deps: Deps, user: SessionUser, bookingId: st
         refund_error: null,
       })
       .execute();
-    return given;
+    // The e-mails commit with the cancellation. One whose text waits on the refund's outcome is held back for
+    // REFUND_MAIL_WAIT_SECONDS and rewritten below once the provider has answered; if this process dies first, it
+    // still goes out then, saying the refund is being made.
+    const cancelled = (await loadBookingView(tx, view.id))!;
+    const mailIds: string[] = [];
+    for (const message of cancellationEmails(cancelled, deps.config)) {
+      mailIds.push(await queueMail(tx, message, { now, ...(refundable ? { sendAfter: now + REFUND_MAIL_WAIT_SECONDS } : {}) }));
+    }
+    return { given, mailIds };
   });
 
-  // After the commit: the refund, then the e-mails. Neither undoes the cancellation.
+  // After the commit: the refund; its outcome is recorded together with the final text of the e-mails.
   let refund: RefundStatus = refundable ? 'pending' : 'none';
   if (refundable) {
     const provider = providerNamed(deps, view.paymentProvider!);
+    let refundError: string | null = null;
     try {
       if (!provider) throw new Error(`payment provider ${view.paymentProvider} is not configured`);
       await provider.refundPayment(view.paymentId!);
       refund = 'refunded';
-      await deps.db.updateTable('booking_cancellations').set({ refund_status: 'refunded', refunded_at: deps.now(), refund_error: null })
-        .where('booking_id', '=', view.id).execute();
-      await deps.db.updateTable('checkout_payments').set({ status: 'refunded', updated_at: deps.now() })
-        .where('checkout_id', '=', view.checkoutId).where('provider_payment_id', '=', view.paymentId!).execute();
     } catch (error) {
       refund = 'failed';
       loggerFor(deps.config).error('refund after cancellation failed', { bookingId, error });
-      await deps.db.updateTable('booking_cancellations')
-        .set({ refund_status: 'failed', refund_error: error instanceof Error ? error.message.slice(0, 500) : String(error).slice(0, 500) })
-        .where('booking_id', '=', view.id).execute();
+      refundError = error instanceof Error ? error.message.slice(0, 500) : String(error).slice(0, 500);
     }
+    await deps.db.transaction().execute(async (tx) => {
+      const at = deps.now();
+      if (refund === 'refunded') {
+        await tx.updateTable('booking_cancellations').set({ refund_status: 'refunded', refunded_at: at, refund_error: null })
+          .where('booking_id', '=', view.id).execute();
+        await tx.updateTable('checkout_payments').set({ status: 'refunded', updated_at: at })
+          .where('checkout_id', '=', view.checkoutId).where('provider_payment_id', '=', view.paymentId!).execute();
+      } else {
+        await tx.updateTable('booking_cancellations').set({ refund_status: 'failed', refund_error: refundError })
+          .where('booking_id', '=', view.id).execute();
+      }
+      const settled = (await loadBookingView(tx, view.id))!;
+      const messages = cancellationEmails(settled, deps.config);
+      for (const [i, id] of mailIds.entries()) {
+        if (messages[i]) await replaceQueuedMail(tx, id, messages[i], { now: at, sendAt: at });
+      }
+    });
   }
   const after = (await loadBookingView(deps.db, view.id))!;
-  const mailer = mailerFor(deps);
-  for (const message of cancellationEmails(after, deps.config)) {
-    try {
-      await mailer.send(message);
-    } catch (error) {
-      loggerFor(deps.config).error('cancellation mail failed', { bookingId, error });
-    }
-  }
   return { booking: after, spacesReleased: released, refund };
 }

@@ -1,16 +1,19 @@
 /**
- * Sending e-mail. One interface, two implementations:
- * - outbox (default, offline): every message is stored in the `outbox_messages` table and written as an .eml
- *   file under OUTBOX_DIR — open it in any mail client; tests read the table;
- * - SMTP: when SMTP_URL is set (smtp://user:pass@host:587, smtps://…), through nodemailer.
+ * E-mail goes through a database outbox, never straight to SMTP inside a request:
  *
- *   const mailer = mailerFor(c.var.deps);
- *   await mailer.send({ to, subject, text, html, tag: 'booking-confirmation', attachments });
+ *   await db.transaction().execute(async (tx) => {
+ *     const token = await issueToken(tx, …);            // what causes the e-mail…
+ *     await queueMail(tx, signupEmail(…), { now });      // …and the e-mail, committed together or not at all
+ *   });
+ *
+ * The outbox worker (api/mail/worker.ts, one of api/jobs.ts) sends due messages through the transport
+ * (api/mail/transport.ts: .eml files under OUTBOX_DIR by default, SMTP when SMTP_URL is set), retries with
+ * backoff, and marks a message dead after the last try; `npm run mail -- list-failed | resend <id>` shows and
+ * re-queues those. A request waits for one INSERT, whatever the mail server does.
  */
-import type { Db } from '../../db/client.ts';
-import type { Config } from '../config.ts';
-import { OutboxMailer } from './outbox.ts';
-import { SmtpMailer } from './smtp.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { newId } from '../auth/crypto.ts';
 
 export interface MailAttachment {
   filename: string;
@@ -24,33 +27,106 @@ export interface MailMessage {
   text: string;
   html?: string;
   replyTo?: string;
-  /** What the message is for (magic-link, signup, booking-confirmation…); kept with outbox messages. */
+  /** Sender; MAIL_FROM when unset (filled in when the message is sent). */
+  from?: string;
+  /** What the message is for (magic-link, signup, booking-confirmation…); kept with the message. */
   tag?: string;
   attachments?: MailAttachment[];
 }
 
-export interface SentMail {
-  id: string;
+export interface QueueOptions {
+  /** The caller's clock (epoch seconds): deps.now(). */
+  now: number;
+  /** Not sent before this time (epoch seconds), e.g. a gift voucher delivered on a chosen date. */
+  sendAfter?: number;
 }
 
-export interface Mailer {
-  send(message: MailMessage): Promise<SentMail>;
+/** How attachments are kept in outbox_messages.attachments (JSON text): bytes as base64, so nothing is lost. */
+export interface StoredAttachment {
+  filename: string;
+  contentType: string | null;
+  base64: string;
 }
 
-export interface MailDeps {
-  db: Db;
-  config: Config;
-  now(): number;
+export function encodeAttachments(attachments: MailAttachment[] | undefined): string | null {
+  if (!attachments?.length) return null;
+  const stored: StoredAttachment[] = attachments.map((a) => ({
+    filename: a.filename,
+    contentType: a.contentType ?? null,
+    base64: (typeof a.content === 'string' ? Buffer.from(a.content, 'utf8') : a.content).toString('base64'),
+  }));
+  return JSON.stringify(stored);
 }
 
-const cache = new WeakMap<object, Mailer>();
+export function decodeAttachments(json: string | null): MailAttachment[] {
+  if (!json) return [];
+  return (JSON.parse(json) as StoredAttachment[]).map((a) => ({
+    filename: a.filename,
+    content: Buffer.from(a.base64, 'base64'),
+    ...(a.contentType ? { contentType: a.contentType } : {}),
+  }));
+}
 
-/** The configured mailer for these dependencies (one per app instance). */
-export function mailerFor(deps: MailDeps): Mailer {
-  let mailer = cache.get(deps);
-  if (!mailer) {
-    mailer = deps.config.SMTP_URL ? new SmtpMailer(deps.config) : new OutboxMailer(deps);
-    cache.set(deps, mailer);
-  }
-  return mailer;
+/** Time-ordered ids: the newest message sorts last. */
+function messageId(): string {
+  return `msg_${Date.now().toString(36).padStart(9, '0')}${newId('').slice(1)}`;
+}
+
+/**
+ * Queues one e-mail on `q` — pass the transaction of what causes the message, so both commit or neither does.
+ * Returns the message id (outbox_messages.id).
+ */
+export async function queueMail(q: Kysely<Database>, message: MailMessage, options: QueueOptions): Promise<string> {
+  const id = messageId();
+  const due = Math.max(options.now, options.sendAfter ?? 0);
+  await q
+    .insertInto('outbox_messages')
+    .values({
+      id,
+      to_address: message.to,
+      from_address: message.from ?? '',
+      subject: message.subject,
+      text_body: message.text,
+      html_body: message.html ?? null,
+      tag: message.tag ?? null,
+      reply_to: message.replyTo ?? null,
+      attachments: encodeAttachments(message.attachments),
+      eml_file: null,
+      created_at: options.now,
+      status: 'pending',
+      attempts: 0,
+      send_after: options.sendAfter ?? 0,
+      next_attempt_at: due,
+      lease_owner: null,
+      lease_until: null,
+      last_error: null,
+      sent_at: null,
+    })
+    .execute();
+  return id;
+}
+
+/**
+ * Rewrites a message still waiting for its first attempt (e.g. a cancellation e-mail once the refund's outcome is
+ * known) and optionally makes it due at `sendAt`. False when it was already taken by a worker or sent.
+ */
+export async function replaceQueuedMail(q: Kysely<Database>, id: string, message: MailMessage, options: { now: number; sendAt?: number }): Promise<boolean> {
+  const result = await q
+    .updateTable('outbox_messages')
+    .set({
+      to_address: message.to,
+      subject: message.subject,
+      text_body: message.text,
+      html_body: message.html ?? null,
+      tag: message.tag ?? null,
+      reply_to: message.replyTo ?? null,
+      attachments: encodeAttachments(message.attachments),
+      ...(options.sendAt !== undefined ? { next_attempt_at: options.sendAt } : {}),
+    })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .where('attempts', '=', 0)
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', options.now)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }

@@ -26,7 +26,7 @@ import { consumeToken, deleteOtherSessions, issueToken } from '../auth/sessions.
 import { findUserByEmail, findUserById, normaliseEmail } from '../auth/users.ts';
 import { mainSiteOrigin } from '../auth/site.ts';
 import { changeEmailEmail, changeEmailTakenEmail } from '../auth/emails.ts';
-import { mailerFor } from '../mail/index.ts';
+import { queueMail } from '../mail/index.ts';
 import { clearSessionCookie } from '../http/cookies.ts';
 import { assertUnderLimits, clientIp, emailBucket, ipBucket, recordHits } from '../http/rate-limit.ts';
 import { rebuildReviewAggregates } from '../../db/queries/review-aggregates.ts';
@@ -133,14 +133,16 @@ export function accountRoutes() {
     await assertUnderLimits(db, rules, now);
     await recordHits(db, rules, now);
     if (email !== user.email) {
-      const mailer = mailerFor(c.var.deps);
       // The same answer whether or not the address is taken; its owner is told instead.
-      if (await findUserByEmail(db, email)) {
-        await mailer.send(changeEmailTakenEmail(email));
-      } else {
-        const token = await issueToken(db, { purpose: 'change-email', email, userId: user.id, payload: { from: user.email } }, now);
-        await mailer.send(changeEmailEmail(email, user.first_name || null, `${mainSiteOrigin(config)}/profile/settings?confirm-email=${encodeURIComponent(token)}`));
-      }
+      const taken = await findUserByEmail(db, email);
+      await db.transaction().execute(async (tx) => {
+        if (taken) {
+          await queueMail(tx, changeEmailTakenEmail(email), { now });
+        } else {
+          const token = await issueToken(tx, { purpose: 'change-email', email, userId: user.id, payload: { from: user.email } }, now);
+          await queueMail(tx, changeEmailEmail(email, user.first_name || null, `${mainSiteOrigin(config)}/profile/settings?confirm-email=${encodeURIComponent(token)}`), { now });
+        }
+      });
     }
     return c.json({ status: 'check-email', email }, 202);
   });

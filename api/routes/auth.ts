@@ -34,7 +34,7 @@ import { forgetRequestSession, requestSession, requireUser } from '../auth/middl
 import { identityOf } from '../auth/identity.ts';
 import { mainSiteOrigin, minisiteSiteOrigin, ownSiteOf, usesHandoff } from '../auth/site.ts';
 import { accountExistsEmail, magicLinkEmail, signupEmail } from '../auth/emails.ts';
-import { mailerFor } from '../mail/index.ts';
+import { queueMail } from '../mail/index.ts';
 import {
   clearHandoffStateCookie,
   clearSessionCookie,
@@ -140,17 +140,19 @@ export function authRoutes() {
     const passwordHash = await hashPassword(body.password, config.SCRYPT_LOG_N);
     const redirect = keepRedirect(body.redirect, config);
     const existing = await findUserByEmail(db, email);
-    const mailer = mailerFor(c.var.deps);
-    if (existing) {
-      const token = await issueToken(db, { purpose: 'magic-link', email, userId: existing.id, payload: { redirect } }, now);
-      await mailer.send(accountExistsEmail(email, existing.first_name || null, linkUrl(config, token)));
-    } else {
-      const token = await issueToken(db, {
-        purpose: 'signup', email,
-        payload: { firstName: body.firstName, lastName: body.lastName, passwordHash, redirect },
-      }, now);
-      await mailer.send(signupEmail(email, body.firstName, linkUrl(config, token)));
-    }
+    // The link and its e-mail commit together; the outbox worker sends it (the request never waits for SMTP).
+    await db.transaction().execute(async (tx) => {
+      if (existing) {
+        const token = await issueToken(tx, { purpose: 'magic-link', email, userId: existing.id, payload: { redirect } }, now);
+        await queueMail(tx, accountExistsEmail(email, existing.first_name || null, linkUrl(config, token)), { now });
+      } else {
+        const token = await issueToken(tx, {
+          purpose: 'signup', email,
+          payload: { firstName: body.firstName, lastName: body.lastName, passwordHash, redirect },
+        }, now);
+        await queueMail(tx, signupEmail(email, body.firstName, linkUrl(config, token)), { now });
+      }
+    });
     return c.json({ status: 'check-email', email }, 202);
   });
 
@@ -169,17 +171,18 @@ export function authRoutes() {
     await recordHits(db, rules, now);
     const redirect = keepRedirect(body.redirect, config);
     const existing = await findUserByEmail(db, email);
-    const mailer = mailerFor(c.var.deps);
-    if (existing) {
-      const token = await issueToken(db, { purpose: 'magic-link', email, userId: existing.id, payload: { redirect } }, now);
-      await mailer.send(magicLinkEmail(email, existing.first_name || null, linkUrl(config, token)));
-    } else {
-      const token = await issueToken(db, {
-        purpose: 'signup', email,
-        payload: { firstName: body.firstName ?? '', lastName: body.lastName ?? '', passwordHash: null, redirect },
-      }, now);
-      await mailer.send(signupEmail(email, body.firstName || null, linkUrl(config, token)));
-    }
+    await db.transaction().execute(async (tx) => {
+      if (existing) {
+        const token = await issueToken(tx, { purpose: 'magic-link', email, userId: existing.id, payload: { redirect } }, now);
+        await queueMail(tx, magicLinkEmail(email, existing.first_name || null, linkUrl(config, token)), { now });
+      } else {
+        const token = await issueToken(tx, {
+          purpose: 'signup', email,
+          payload: { firstName: body.firstName ?? '', lastName: body.lastName ?? '', passwordHash: null, redirect },
+        }, now);
+        await queueMail(tx, signupEmail(email, body.firstName || null, linkUrl(config, token)), { now });
+      }
+    });
     return c.json({ status: 'check-email', email }, 202);
   });
 

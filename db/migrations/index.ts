@@ -7,6 +7,7 @@ import * as m0004 from './0004_checkout.ts';
 import * as m0005 from './0005_payments.ts';
 import * as m0006 from './0006_catalogue_indexes.ts';
 import * as m0007 from './0007_documents.ts';
+import * as m0010 from './0010_mail_outbox.ts';
 import * as m0020 from './0020_payment_reconciliation.ts';
 import * as m0040 from './0040_search_read_model.ts';
 import * as m0050 from './0050_phone_e164.ts';
@@ -20,6 +21,7 @@ export const migrations: Record<string, Migration> = {
   '0005_payments': m0005,
   '0006_catalogue_indexes': m0006,
   '0007_documents': m0007,
+  '0010_mail_outbox': m0010,
   '0020_payment_reconciliation': m0020,
   '0040_search_read_model': m0040,
   '0050_phone_e164': m0050,

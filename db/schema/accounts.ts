@@ -93,7 +93,13 @@ export interface EducatorClaimsTable {
   created_at: number;
 }
 
-/** Every e-mail the product sends through the outbox mailer (api/mail/outbox.ts). */
+/** What happened to an outbox message: waiting (or retrying), handed to the transport, or given up on. */
+export type OutboxStatus = 'pending' | 'sent' | 'dead';
+
+/**
+ * Every e-mail the product sends: queued in the transaction of what caused it (api/mail/index.ts queueMail),
+ * sent by the outbox worker (api/mail/worker.ts).
+ */
 export interface OutboxMessagesTable {
   id: string;
   to_address: string;
@@ -106,6 +112,21 @@ export interface OutboxMessagesTable {
   /** The .eml file written under OUTBOX_DIR, when one was written. */
   eml_file: string | null;
   created_at: number;
+  status: WithDefault<OutboxStatus>;
+  /** Delivery attempts made so far. */
+  attempts: WithDefault<number>;
+  /** Not sent before this time (epoch seconds): a scheduled message. */
+  send_after: WithDefault<number>;
+  /** When the worker may next try (send_after at first, then each retry's backoff). */
+  next_attempt_at: WithDefault<number>;
+  /** The worker process sending it, until lease_until: no other worker takes it meanwhile. */
+  lease_owner: string | null;
+  lease_until: number | null;
+  last_error: string | null;
+  sent_at: number | null;
+  reply_to: string | null;
+  /** JSON: [{ filename, contentType, base64 }]. */
+  attachments: string | null;
 }
 
 export interface AccountTables {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { signUpAndLogin } from '../helpers/auth.ts';
+import { deliverMail } from '../helpers/mail.ts';
 import {
   CARDS, DAY, IDS, OFFERS, booker, client, contactPayload, payWithCard, problemType, seedCheckoutCatalogue, type Client,
 } from './checkout-fixtures.ts';
@@ -384,6 +385,7 @@ describe('e-mails', () => {
     const ada = await learner();
     const state = await bookWithCard(ada, 'occ_summer', 'off_summer', 2);
     const id = state.bookingId as string;
+    await deliverMail(server);
     const mails = await server.db.selectFrom('outbox_messages').selectAll().where('to_address', '=', ada.email).execute();
     const confirmation = mails.find((m) => m.tag === 'booking-confirmation')!;
     expect(confirmation).toBeTruthy();
@@ -449,6 +451,7 @@ describe('e-mails', () => {
     expect(res.status).toBe(200);
     const request = res.body.requestId as string;
 
+    await deliverMail(server);
     const mails = await server.db.selectFrom('outbox_messages').selectAll().where('to_address', '=', ada.email).execute();
     const find = (ref: string) => mails.find((m) => m.subject.includes(ref))!;
     expect(find(awaiting).subject).toBe(`Your Booking is Awaiting Approval: Course crs_guests (${awaiting})`);

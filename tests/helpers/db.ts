@@ -44,3 +44,13 @@ export async function createTestDb(): Promise<TestDb> {
     },
   };
 }
+
+/**
+ * A DATABASE_URL another process (a server, a CLI) can open to reach this test database: the SQLite file, or the
+ * PostgreSQL URL with the test schema as its search_path.
+ */
+export function databaseUrlOf(tdb: Pick<TestDb, 'url' | 'schema'>): string {
+  if (!tdb.schema) return tdb.url;
+  const sep = tdb.url.includes('?') ? '&' : '?';
+  return `${tdb.url}${sep}options=${encodeURIComponent(`-c search_path=${tdb.schema}`)}`;
+}

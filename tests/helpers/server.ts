@@ -13,6 +13,8 @@ export interface TestServer {
   db: TestDb['db'];
   testDb: TestDb;
   config: Config;
+  /** What the app was built on (for running a background job's pass, e.g. the mail outbox, in the test). */
+  deps: Deps;
   /** Pin or move the server's clock (epoch seconds). */
   setNow(seconds: number | null): void;
   close(): Promise<void>;
@@ -39,6 +41,7 @@ export async function startTestServer(env: Record<string, string> = {}, testDb?:
     db: tdb.db,
     testDb: tdb,
     config,
+    deps,
     setNow(seconds) {
       pinned = seconds;
     },

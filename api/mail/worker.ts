@@ -1,0 +1,142 @@
+/**
+ * The outbox worker: claims due messages, hands them to the transport, records what happened.
+ *
+ * Claiming is one UPDATE … WHERE id IN (due ids) that stamps a lease (owner + until); on PostgreSQL the due ids
+ * are picked `FOR UPDATE SKIP LOCKED`, so two processes claiming at once take different messages, and on SQLite
+ * the single writer makes the UPDATE atomic. The outcome is written only while the lease is still ours. A message
+ * whose worker died is due again once its lease lapses (the lease outlasts every SMTP timeout), so nothing is lost;
+ * no message is ever held by two workers at once, so none is sent twice by them.
+ *
+ * A failed attempt is retried after MAIL_RETRY_SECONDS × 2^(attempts − 1) (at most 6 hours); after
+ * MAIL_MAX_ATTEMPTS, or at once on a permanent SMTP refusal (5xx), the message is dead.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Deps } from '../app.ts';
+import type { BackgroundJob } from '../background.ts';
+import type { OutboxMessageRow } from '../../db/schema/accounts.ts';
+import { loggerFor } from '../log.ts';
+import { decodeAttachments } from './index.ts';
+import { isPermanentFailure, transportFor, type MailTransport } from './transport.ts';
+
+export const MAIL_JOB = 'mail-outbox';
+const MAX_BACKOFF_SECONDS = 6 * 3600;
+
+export interface OutboxWorkerOptions {
+  /** Messages claimed per pass. */
+  batch?: number;
+  /** Who claims (unique per worker; tests give two workers in one process different names). */
+  owner?: string;
+  /** How long a claim lasts (seconds): longer than the transport's worst case. */
+  leaseSeconds?: number;
+  /** The transport to use instead of the configured one. */
+  transport?: MailTransport;
+}
+
+/** Delay before the next attempt after `attempts` failed ones. */
+export function retryDelaySeconds(attempts: number, baseSeconds: number): number {
+  return Math.min(baseSeconds * 2 ** Math.max(0, attempts - 1), MAX_BACKOFF_SECONDS);
+}
+
+/** Takes up to `batch` due messages for `owner` until now + leaseSeconds. */
+export async function claimDueMail(deps: Pick<Deps, 'db' | 'dialect'>, now: number, owner: string, batch: number, leaseSeconds: number): Promise<OutboxMessageRow[]> {
+  let due = deps.db
+    .selectFrom('outbox_messages')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', now)
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+    .orderBy('next_attempt_at')
+    .orderBy('id')
+    .limit(batch);
+  if (deps.dialect === 'postgres') due = due.forUpdate().skipLocked();
+  return deps.db
+    .updateTable('outbox_messages')
+    .set({ lease_owner: owner, lease_until: now + leaseSeconds })
+    .where('id', 'in', due)
+    // Checked again by the UPDATE itself: a row another worker claimed between the pick and the write is left alone.
+    .where('status', '=', 'pending')
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+    .returningAll()
+    .execute();
+}
+
+/** One pass: claims due messages and sends them. Returns how many it tried. */
+export async function sendDueMail(deps: Deps, options: OutboxWorkerOptions = {}): Promise<number> {
+  const { config } = deps;
+  const owner = options.owner ?? defaultOwner;
+  const leaseSeconds = options.leaseSeconds ?? Math.ceil(config.SMTP_TIMEOUT_SECONDS * 4) + 60;
+  const transport = options.transport ?? transportFor(config);
+  const claimed = await claimDueMail(deps, deps.now(), owner, options.batch ?? 20, leaseSeconds);
+  for (const row of claimed) {
+    const attempts = Number(row.attempts) + 1;
+    const from = row.from_address || config.MAIL_FROM;
+    try {
+      const delivery = await transport.send({
+        id: row.id, createdAt: Number(row.created_at), from, to: row.to_address, replyTo: row.reply_to,
+        subject: row.subject, text: row.text_body, html: row.html_body, tag: row.tag, attachments: decodeAttachments(row.attachments),
+      });
+      await deps.db
+        .updateTable('outbox_messages')
+        .set({
+          status: 'sent', attempts, sent_at: deps.now(), from_address: from, last_error: null, lease_owner: null, lease_until: null,
+          ...(delivery.emlFile !== undefined ? { eml_file: delivery.emlFile } : {}),
+        })
+        .where('id', '=', row.id)
+        .where('lease_owner', '=', owner)
+        .execute();
+    } catch (error) {
+      const dead = attempts >= config.MAIL_MAX_ATTEMPTS || isPermanentFailure(error);
+      const message = (error instanceof Error ? error.message : String(error)).slice(0, 1000);
+      const next = deps.now() + retryDelaySeconds(attempts, config.MAIL_RETRY_SECONDS);
+      loggerFor(config)[dead ? 'error' : 'info']('mail not sent', { id: row.id, tag: row.tag, attempts, dead, retryAt: dead ? null : next, error: message });
+      await deps.db
+        .updateTable('outbox_messages')
+        .set({
+          status: dead ? 'dead' : 'pending', attempts, last_error: message, lease_owner: null, lease_until: null,
+          ...(dead ? {} : { next_attempt_at: next }),
+        })
+        .where('id', '=', row.id)
+        .where('lease_owner', '=', owner)
+        .execute();
+    }
+  }
+  return claimed.length;
+}
+
+const defaultOwner = `${process.pid}-${randomBytes(4).toString('hex')}`;
+
+export function mailOutboxJob(deps: Deps, options: OutboxWorkerOptions = {}): BackgroundJob {
+  return {
+    name: MAIL_JOB,
+    // A magic link is waited for: look often (one indexed query), drain a backlog at once.
+    idleMs: 1000,
+    busyMs: 0,
+    maxBackoffMs: 30_000,
+    run: () => sendDueMail(deps, options),
+  };
+}
+
+/** Dead messages and those still being retried, newest first (`npm run mail -- list-failed`). */
+export async function listFailedMail(deps: Pick<Deps, 'db'>, limit = 100) {
+  return deps.db
+    .selectFrom('outbox_messages')
+    .select(['id', 'to_address', 'subject', 'tag', 'status', 'attempts', 'last_error', 'next_attempt_at', 'created_at'])
+    .where((eb) => eb.or([eb('status', '=', 'dead'), eb.and([eb('status', '=', 'pending'), eb('attempts', '>', 0)])]))
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** Queues a dead (or already sent) message again, due now, with a fresh count of attempts. False when unknown. */
+export async function resendMail(deps: Pick<Deps, 'db'>, id: string, now: number): Promise<boolean> {
+  const result = await deps.db
+    .updateTable('outbox_messages')
+    .set({ status: 'pending', attempts: 0, next_attempt_at: now, last_error: null, lease_owner: null, lease_until: null })
+    .where('id', '=', id)
+    // A message a worker holds right now is left to it.
+    .where((eb) => eb.or([eb('status', '!=', 'pending'), eb('attempts', '>', 0)]))
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

@@ -1,0 +1,224 @@
+/**
+ * The e-mail outbox: requests queue e-mails in their own transaction and never wait for a mail server; the worker
+ * sends due messages, retries with backoff, gives up (dead) after the last try, keeps scheduled messages until
+ * their time, and two workers never send one message twice. Failed messages are listed and re-sent from the CLI.
+ * Each worker pass is run by the test itself (tests/helpers/mail.ts), at the server's pinned clock.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { createTestDb, databaseUrlOf, type TestDb } from '../helpers/db.ts';
+import { lastMailTo, uniqueEmail } from '../helpers/auth.ts';
+import { deliverMail } from '../helpers/mail.ts';
+import { headerOf, refusingSmtpUrl, startFakeSmtp, type FakeSmtp } from '../helpers/fake-smtp.ts';
+import { queueMail } from '../../api/mail/index.ts';
+import { listFailedMail, resendMail, retryDelaySeconds, sendDueMail } from '../../api/mail/worker.ts';
+import { mailCli } from '../../api/mail/cli.ts';
+
+let testDb: TestDb;
+let outbox: string;
+const servers: TestServer[] = [];
+const smtps: FakeSmtp[] = [];
+
+beforeAll(async () => {
+  testDb = await createTestDb();
+  outbox = mkdtempSync(join(tmpdir(), 'mail-outbox-'));
+});
+afterEach(async () => {
+  // Each test starts with an empty outbox (the database is shared to keep the file quick).
+  await testDb.db.deleteFrom('outbox_messages').execute();
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+  await Promise.all(smtps.splice(0).map((s) => s.close()));
+});
+afterAll(async () => {
+  await testDb?.close();
+  rmSync(outbox, { recursive: true, force: true });
+});
+
+/** A server on the shared test database, its clock pinned. */
+async function server(env: Record<string, string> = {}): Promise<TestServer & { now: number }> {
+  const s = await startTestServer({ LOG_LEVEL: 'silent', OUTBOX_DIR: outbox, RATE_LIMIT_MAIL_PER_IP: '100000', ...env }, testDb);
+  servers.push(s);
+  const now = 1_900_000_000 + servers.length * 100_000;
+  s.setNow(now);
+  return Object.assign(s, { now });
+}
+
+async function smtp(mode: 'accept' | 'silent'): Promise<FakeSmtp> {
+  const s = await startFakeSmtp(mode);
+  smtps.push(s);
+  return s;
+}
+
+function signUp(s: TestServer, email: string) {
+  return fetch(`${s.url}/api/auth/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: 'a long enough password', firstName: 'Ada', lastName: 'Lovelace' }),
+  });
+}
+
+async function row(s: TestServer, id: string) {
+  return s.db.selectFrom('outbox_messages').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+describe('requests never wait for the mail server', () => {
+  it('SMTP refusing connections: sign-up answers 202 with its e-mail queued; the worker retries with backoff, then marks it dead', async () => {
+    const s = await server({ SMTP_URL: await refusingSmtpUrl(), MAIL_MAX_ATTEMPTS: '3', MAIL_RETRY_SECONDS: '60' });
+    const email = uniqueEmail('refused');
+    const res = await signUp(s, email);
+    expect(res.status).toBe(202);
+    const queued = (await lastMailTo(s.db, email))!;
+    expect(queued).toMatchObject({ tag: 'signup', status: 'pending', attempts: 0 });
+    // The link in it works: the token was committed with the message.
+    expect(await s.db.selectFrom('auth_tokens').selectAll().where('email', '=', email).executeTakeFirst()).toBeTruthy();
+
+    // 1st attempt fails; due again after 60 s, not before.
+    expect(await deliverMail(s)).toBe(1);
+    let m = await row(s, queued.id);
+    expect(m).toMatchObject({ status: 'pending', attempts: 1, next_attempt_at: s.now + 60, lease_owner: null });
+    expect(m.last_error).toMatch(/ECONNREFUSED|connect/i);
+    s.setNow(s.now + 59);
+    expect(await deliverMail(s)).toBe(0);
+    // 2nd attempt at +60 fails; the next waits twice as long (120 s).
+    s.setNow(s.now + 60);
+    expect(await deliverMail(s)).toBe(1);
+    m = await row(s, queued.id);
+    expect(m).toMatchObject({ status: 'pending', attempts: 2, next_attempt_at: s.now + 60 + 120 });
+    // 3rd and last attempt: dead, never tried again.
+    s.setNow(s.now + 60 + 120);
+    expect(await deliverMail(s)).toBe(1);
+    m = await row(s, queued.id);
+    expect(m).toMatchObject({ status: 'dead', attempts: 3 });
+    s.setNow(s.now + 86_400);
+    expect(await deliverMail(s)).toBe(0);
+    expect((await listFailedMail(s)).map((r) => r.id)).toContain(queued.id);
+  });
+
+  it('an SMTP server that accepts and never answers: sign-up and magic link answer at once; the attempt times out and is retried', async () => {
+    const silent = await smtp('silent');
+    const s = await server({ SMTP_URL: silent.url, SMTP_TIMEOUT_SECONDS: '0.3', MAIL_RETRY_SECONDS: '30' });
+    const email = uniqueEmail('hang');
+    expect((await signUp(s, email)).status).toBe(202);
+    const magic = await fetch(`${s.url}/api/auth/magic-link`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: uniqueEmail('hang-magic') }),
+    });
+    expect(magic.status).toBe(202);
+    // The requests did not even connect: only the worker talks to the mail server.
+    expect(silent.connections).toBe(0);
+    const queued = (await lastMailTo(s.db, email))!;
+    expect(await deliverMail(s)).toBe(2);
+    expect(silent.connections).toBeGreaterThan(0);
+    const m = await row(s, queued.id);
+    expect(m).toMatchObject({ status: 'pending', attempts: 1, next_attempt_at: s.now + 30 });
+    expect(m.last_error).toMatch(/greeting never received|timeout|timed out/i);
+  });
+
+  it('retry delays double from MAIL_RETRY_SECONDS up to six hours', () => {
+    expect([1, 2, 3, 4].map((n) => retryDelaySeconds(n, 30))).toEqual([30, 60, 120, 240]);
+    expect(retryDelaySeconds(20, 30)).toBe(6 * 3600);
+  });
+
+  it('a permanent refusal (5xx) is dead at once', async () => {
+    const s = await server({ MAIL_MAX_ATTEMPTS: '10' });
+    const id = await queueMail(s.db, { to: 'nobody@example.com', subject: 'Refused', text: 'x' }, { now: s.now });
+    const refusing = { send: async () => { throw Object.assign(new Error('550 mailbox unavailable'), { responseCode: 550 }); } };
+    expect(await deliverMail(s, { transport: refusing })).toBe(1);
+    expect(await row(s, id)).toMatchObject({ status: 'dead', attempts: 1 });
+  });
+});
+
+describe('scheduled messages', () => {
+  it('are not sent before send_after, and are sent (.eml with the attachment) once it has come', async () => {
+    const s = await server();
+    const id = await queueMail(s.db, {
+      to: 'friend@example.com', subject: 'A gift for you', text: 'Enjoy', tag: 'scheduled-test',
+      attachments: [{ filename: 'gift.txt', content: Buffer.from('voucher GIFT-123'), contentType: 'text/plain' }],
+    }, { now: s.now, sendAfter: s.now + 3600 });
+    expect(await row(s, id)).toMatchObject({ status: 'pending', send_after: s.now + 3600, next_attempt_at: s.now + 3600 });
+    expect(await deliverMail(s)).toBe(0);
+    s.setNow(s.now + 3599);
+    expect(await deliverMail(s)).toBe(0);
+    expect((await row(s, id)).status).toBe('pending');
+    s.setNow(s.now + 3600);
+    expect(await deliverMail(s)).toBe(1);
+    const sent = await row(s, id);
+    expect(sent).toMatchObject({ status: 'sent', attempts: 1, sent_at: s.now + 3600 });
+    expect(existsSync(sent.eml_file!)).toBe(true);
+    const eml = readFileSync(sent.eml_file!, 'utf8');
+    expect(eml).toContain('gift.txt');
+    expect(eml).toContain(Buffer.from('voucher GIFT-123').toString('base64'));
+    expect(eml).toContain(`Message-ID: <${id}@localhost>`);
+  });
+});
+
+describe('failed mail is listed and re-sent', () => {
+  it('resend puts a dead message back; the next pass sends it; the CLI lists and resends', async () => {
+    const accepting = await smtp('accept');
+    const dead = await server({ SMTP_URL: await refusingSmtpUrl(), MAIL_MAX_ATTEMPTS: '1' });
+    const id = await queueMail(dead.db, { to: 'again@example.com', subject: 'Second chance', text: 'Hello' }, { now: dead.now });
+    expect(await deliverMail(dead)).toBe(1);
+    expect((await row(dead, id)).status).toBe('dead');
+
+    // The CLI, against the same database (its own connection, as an operator would run it).
+    const env = { DATABASE_URL: databaseUrlOf(testDb), OUTBOX_DIR: outbox };
+    const lines: string[] = [];
+    expect(await mailCli(['list-failed'], env, (l) => lines.push(l))).toBe(0);
+    expect(lines.some((l) => l.startsWith(`${id}\tdead\tattempts=1\tagain@example.com`))).toBe(true);
+    expect(await mailCli(['resend', 'msg_unknown'], env, () => {})).toBe(1);
+    expect(await mailCli(['resend', id], env, (l) => lines.push(l))).toBe(0);
+    expect(lines.at(-1)).toBe(`Queued ${id} again.`);
+    expect(await mailCli(['bogus'], env, () => {})).toBe(2);
+    const again = await row(dead, id);
+    expect(again).toMatchObject({ status: 'pending', attempts: 0, last_error: null });
+
+    // The SMTP server is back: the message goes, once.
+    const fixed = await server({ SMTP_URL: accepting.url });
+    fixed.setNow(Number(again.next_attempt_at));
+    expect(await deliverMail(fixed)).toBe(1);
+    expect(await row(fixed, id)).toMatchObject({ status: 'sent', attempts: 1 });
+    expect(accepting.messages).toHaveLength(1);
+    expect(headerOf(accepting.messages[0], 'Subject')).toBe('Second chance');
+    // A message waiting for its first try cannot be "resent" (it would be sent twice).
+    const waiting = await queueMail(fixed.db, { to: 'wait@example.com', subject: 'Waiting', text: 'x' }, { now: fixed.now + 10_000 });
+    expect(await resendMail(fixed, waiting, fixed.now)).toBe(false);
+  });
+});
+
+describe('several workers', () => {
+  it('never send one message twice: two workers draining the same outbox at once', async () => {
+    const accepting = await smtp('accept');
+    const s = await server({ SMTP_URL: accepting.url });
+    const ids: string[] = [];
+    for (let i = 0; i < 30; i++) ids.push(await queueMail(s.db, { to: `many-${i}@example.com`, subject: `Message ${i}`, text: 'x' }, { now: s.now }));
+    const [a, b] = await Promise.all([
+      deliverMail(s, { owner: 'worker-a', batch: 3 }),
+      deliverMail(s, { owner: 'worker-b', batch: 3 }),
+    ]);
+    expect(a + b).toBe(30);
+    const subjects = accepting.messages.map((m) => headerOf(m, 'Subject'));
+    expect(subjects).toHaveLength(30);
+    expect(new Set(subjects).size).toBe(30);
+    const rows = await s.db.selectFrom('outbox_messages').select(['status', 'attempts']).where('id', 'in', ids).execute();
+    expect(rows.every((r) => r.status === 'sent' && Number(r.attempts) === 1)).toBe(true);
+  });
+
+  it('a claimed message is not taken by another worker until its lease lapses', async () => {
+    const s = await server();
+    const id = await queueMail(s.db, { to: 'lease@example.com', subject: 'Leased', text: 'x' }, { now: s.now });
+    // Worker A claims it and "hangs" (its transport never returns within the test).
+    let release: () => void = () => {};
+    const hanging = { send: () => new Promise<{ emlFile: null }>((ok) => { release = () => ok({ emlFile: null }); }) };
+    const pass = sendDueMail(s.deps, { owner: 'worker-a', transport: hanging, leaseSeconds: 300 });
+    await expect.poll(async () => (await row(s, id)).lease_owner).toBe('worker-a');
+    expect(await deliverMail(s, { owner: 'worker-b' })).toBe(0);
+    // A's lease lapses (A died): B takes it; A's late answer no longer counts.
+    s.setNow(s.now + 301);
+    expect(await deliverMail(s, { owner: 'worker-b' })).toBe(1);
+    release();
+    await pass;
+    expect(await row(s, id)).toMatchObject({ status: 'sent', attempts: 1 });
+  });
+});
