@@ -18,6 +18,8 @@ import { requestLog } from './http/request-log.ts';
 import { healthRoutes } from './routes/health.ts';
 // Checkout (issue 5).
 import { paymentOptionsRoutes } from './routes/payment-options.ts';
+import { giftVoucherRoutes } from './routes/gift-vouchers.ts';
+import { giftCardRoutes } from './routes/gift-cards.ts';
 import { checkoutRoutes } from './routes/checkout.ts';
 import { formsRoutes } from './routes/forms.ts';
 import { studentMetadataRoutes } from './routes/student-metadata.ts';
@@ -122,6 +124,8 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
   api.route('/', studentMetadataRoutes());
   api.route('/', costSummaryRoutes());
   api.route('/', vouchersRoutes());
+  api.route('/', giftVoucherRoutes());
+  api.route('/', giftCardRoutes());
   api.route('/', availabilityRoutes());
   api.route('/', bookingsRoutes());
   // The test provider's "servers" exist only while test payments are switched on (api/payments/registry.ts).

@@ -12,6 +12,7 @@ import * as m0020 from './0020_payment_reconciliation.ts';
 import * as m0040 from './0040_search_read_model.ts';
 import * as m0050 from './0050_phone_e164.ts';
 import * as m0070 from './0070_checkouts_without_course.ts';
+import * as m0071 from './0071_gift_vouchers.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_catalogue': m0001,
@@ -26,6 +27,7 @@ export const migrations: Record<string, Migration> = {
   '0040_search_read_model': m0040,
   '0050_phone_e164': m0050,
   '0070_checkouts_without_course': m0070,
+  '0071_gift_vouchers': m0071,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -71,6 +71,8 @@ export interface EducatorModel {
   /** First page of the educator's reviews, newest first. */
   reviews: Review[];
   reviewCount: number;
+  /** The spec's `vouchers_app_installed`: the educator sells gift vouchers. */
+  vouchersAppInstalled: boolean;
 }
 
 export interface PublicCatalogue {
@@ -313,6 +315,7 @@ async function readCatalogue(db: Db, now: number): Promise<PublicCatalogue> {
 
   for (const list of cardsByCategory.values()) list.sort(byRelevance);
 
+  const giftsOn = new Set((await db.selectFrom('gift_voucher_settings').select('educator_id').where('enabled', '=', 1).execute()).map((r) => r.educator_id));
   const models: EducatorModel[] = educators.map((educator) => {
     const courseModels = (coursesByEducator.get(educator.id) ?? []).slice();
     const cards = courseModels.map((m) => m.card).sort(byRelevance);
@@ -328,6 +331,7 @@ async function readCatalogue(db: Db, now: number): Promise<PublicCatalogue> {
       courses: courseModels,
       reviews: reviewsByEducator.get(educator.id) ?? [],
       reviewCount: reviewCountByEducator.get(educator.id) ?? 0,
+      vouchersAppInstalled: giftsOn.has(educator.id),
     };
   });
 

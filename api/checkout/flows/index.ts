@@ -10,6 +10,7 @@ import { orderFlow } from './order.ts';
 import { requestFlow } from './request.ts';
 import { dateBookingRequestFlow, groupBookingRequestFlow } from './group-requests.ts';
 import { bookingApplicationFlow } from './booking-application.ts';
+import { giftVoucherFlow } from './gift-voucher.ts';
 
 const FLOW_DEFINITIONS: { readonly [F in Flow]: FlowDefinition<F> } = {
   booking: bookingFlow,
@@ -18,6 +19,7 @@ const FLOW_DEFINITIONS: { readonly [F in Flow]: FlowDefinition<F> } = {
   dateBookingRequest: dateBookingRequestFlow,
   groupBookingRequest: groupBookingRequestFlow,
   bookingApplication: bookingApplicationFlow,
+  giftVoucher: giftVoucherFlow,
 };
 
 export function flowDefinition(flow: Flow): AnyFlowDefinition {

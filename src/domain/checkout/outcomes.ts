@@ -52,6 +52,8 @@ export function confirmationTitle(flow: Flow, input: { approvalRequired?: boolea
       return 'Request Sent';
     case 'bookingApplication':
       return 'Application Sent';
+    case 'giftVoucher':
+      return 'Gift Voucher Purchased';
   }
 }
 

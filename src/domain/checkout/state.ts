@@ -51,6 +51,9 @@ export interface CheckoutOutcome {
   totalCost?: number | null;
   currency?: string | null;
   links?: { ical?: string | null; invoice?: string | null; payInvoice?: string | null; manage?: string | null };
+  /** The confirmation's text and buttons, for kinds the screen does not lay out itself (gift voucher, membership). */
+  message?: string | null;
+  actions?: { label: string; href: string }[];
 }
 
 export interface CheckoutRules {

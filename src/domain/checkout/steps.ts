@@ -13,7 +13,9 @@ export type StepId =
   | 'login'
   | 'contactDetails'
   | 'payment'
-  | 'confirmation';
+  | 'confirmation'
+  | 'giftAmount'
+  | 'giftDetails';
 
 /** Spec 2.14: the step names used in the breadcrumb. */
 export const STEP_LABELS: Readonly<Record<StepId, string>> = {
@@ -27,6 +29,8 @@ export const STEP_LABELS: Readonly<Record<StepId, string>> = {
   contactDetails: 'Contact Info',
   payment: 'Payment',
   confirmation: 'Confirmation',
+  giftAmount: 'Amount',
+  giftDetails: 'Gift Details',
 };
 
 /** Spec 2.14 "Step contents": headings where the spec gives one. */
@@ -35,6 +39,8 @@ export const STEP_TITLES: Readonly<Partial<Record<StepId, string>>> = {
   spaces: 'Select Spaces',
   message: 'Message',
   payment: 'Payment',
+  giftAmount: 'Choose an Amount',
+  giftDetails: 'Who is it for?',
 };
 
 /** Spec 2.14: the Dates step heading of the request flow. */

@@ -13,6 +13,7 @@ import { cancellationText, costLines, deliveryLine } from '../../domain/pricing.
 import { coursePageUrl, educatorPageUrl } from '../../domain/links.ts';
 import { locationText } from '../../domain/locations.ts';
 import { formatOccurrenceRange } from '../../lib/format.ts';
+import { flowTitle } from '../../domain/checkout/flows.ts';
 import { money, useCurrency, usePricesVisible } from './shared.tsx';
 
 export function ContinueButton({ className = '' }: { className?: string }) {
@@ -30,7 +31,7 @@ function useDetailLines(): string[] {
   const bootstrap = useStore($bootstrap)!;
   const state = useStore($checkout);
   const occurrences = useStore($occurrences);
-  const course = bootstrap.course!;
+  const course = bootstrap.course;
   const educator = bootstrap.educator!;
   const dated = !!state && (state.flow === 'booking' || state.flow === 'bookingApplication') && !!state.occurrenceId;
   useEffect(() => {
@@ -39,6 +40,8 @@ function useDetailLines(): string[] {
   }, [dated]);
   return useMemo(() => {
     const lines: string[] = [];
+    // A flow without a course (gift voucher, membership) has no date, delivery or cancellation lines.
+    if (!course) return lines;
     const dated = state && (state.flow === 'booking' || state.flow === 'bookingApplication');
     if (dated && state.occurrenceId) {
       const occ = occurrences?.find((o) => o._id === state.occurrenceId);
@@ -83,10 +86,10 @@ export default function Summary() {
   const pricesVisible = usePricesVisible();
   const currency = useCurrency();
   const details = useDetailLines();
-  const course = bootstrap.course!;
+  const course = bootstrap.course;
   const educator = bootstrap.educator!;
   const origin = state?.origin ?? bootstrap.origin;
-  const courseHref = coursePageUrl(origin, bootstrap.host, educator.slug, course.slug, bootstrap.protocol);
+  const courseHref = course ? coursePageUrl(origin, bootstrap.host, educator.slug, course.slug, bootstrap.protocol) : null;
   const educatorHref = educatorPageUrl(origin, bootstrap.host, educator.slug, bootstrap.protocol);
   const newTab = bootstrap.context === 'embed' ? { target: '_blank', rel: 'noopener' } : {};
   const lines = summary && pricesVisible ? costLines(summary, summary.platform_fee) : [];
@@ -97,7 +100,7 @@ export default function Summary() {
     <aside className="checkout-summary panel" aria-labelledby="checkout-summary-heading">
       <h2 id="checkout-summary-heading" className="visually-hidden">Summary</h2>
       <p className="checkout-summary__course">
-        <a href={courseHref} {...newTab}>{course.name}</a>
+        {course && courseHref ? <a href={courseHref} {...newTab}>{course.name}</a> : flowTitle(state?.flow ?? bootstrap.flow ?? 'booking')}
       </p>
       <p className="checkout-summary__educator small">
         <a href={educatorHref} {...newTab}>{byEducatorText(educator.name)}</a>

@@ -68,7 +68,19 @@ export interface InitialiseBody {
   utms: Record<string, string>;
 }
 
+/** GET /api/educators/{id}/gift-vouchers: the amounts an educator's gift vouchers come in. */
+export interface GiftVoucherOffer {
+  vouchers_app_installed: boolean;
+  fixedAmounts: number[];
+  customMin: number | null;
+  customMax: number | null;
+  expiryMonths: number;
+  designColour: string | null;
+  currency: string;
+}
+
 export const checkoutApi = {
+  giftVouchers: (educatorId: string) => call<GiftVoucherOffer>(`/educators/${encodeURIComponent(educatorId)}/gift-vouchers`),
   initialise: (flow: Flow, body: InitialiseBody) => post<CheckoutState>(initialisePath(flow), body),
   get: (checkoutId: string) => call<CheckoutState>(`/checkout/${encodeURIComponent(checkoutId)}`),
   /** The submit-response envelope: {action, payload}. */
