@@ -22,6 +22,7 @@ import { loadBookingView, type BookingView } from '../../db/queries/bookings.ts'
 import { ProblemError, problems } from '../../src/domain/problems.ts';
 import { needsProvider, providerNamed } from '../payments/registry.ts';
 import { queueMail, replaceQueuedMail } from '../mail/index.ts';
+import { returnGiftCardSpend } from '../gifts/cards.ts';
 import { cancellationPolicy, longDate } from './describe.ts';
 import { cancellationEmails } from './emails.ts';
 import { documentProblems } from './problems.ts';
@@ -92,6 +93,8 @@ export async function cancelBooking(deps: Deps, user: SessionUser, bookingId: st
         }
       }
     }
+    // What a gift card paid goes back on the card (with the cancellation, once), as the provider part is refunded.
+    await returnGiftCardSpend(tx, deps.dialect, { kind: 'booking', id: view.id }, now);
     await tx
       .insertInto('booking_cancellations')
       .values({

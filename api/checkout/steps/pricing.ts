@@ -7,7 +7,7 @@ import { voucherProperty } from '../../../src/domain/checkout/problems.ts';
 import { ACTION_PAYLOADS } from '../actions.ts';
 import { ADVANCE, STAY, action, defineStep, type StepDef } from '../definition.ts';
 import { courseOf, domainOffers, entry, setEntry, stepObject, type Ctx, type PriceState } from '../context.ts';
-import { checkVoucher } from '../vouchers.ts';
+import { checkGiftCard, checkVoucher } from '../vouchers.ts';
 import { invalid, validateLines } from './lines.ts';
 
 type PricingAction = 'pricing options picked' | 'order pricing options picked';
@@ -22,6 +22,7 @@ async function pickPricing(ctx: Ctx, payload: (typeof ACTION_PAYLOADS)[PricingAc
     ctx, offersIn, payload.selectedAddons, { offers: 'payload.selectedOffers', addOns: 'payload.selectedAddons' }, payload.spacesRequested,
   );
   let voucherId: string | null = null;
+  let giftCardId: string | null = null;
   if (payload.appliedPromoCode && payload.appliedPromoCode.trim()) {
     const previous = entry<PriceState>(ctx, 'price')?.voucherId ?? null;
     const ownHold = await ctx.q.selectFrom('space_holds').select('voucher_id').where('checkout_id', '=', ctx.row.id).where('status', '=', 'held').executeTakeFirst();
@@ -29,10 +30,16 @@ async function pickPricing(ctx: Ctx, payload: (typeof ACTION_PAYLOADS)[PricingAc
       educatorId: ctx.cat.educator.id, courseId: courseOf(ctx).id, codeOrId: payload.appliedPromoCode, now: ctx.now,
       ownHold: !!ownHold?.voucher_id && ownHold.voucher_id === previous,
     });
-    if (!check.ok) invalid([voucherProperty(check.reason)]);
-    voucherId = check.voucher.id;
+    if (check.ok) voucherId = check.voucher.id;
+    else {
+      // Not a promo code of this course: perhaps one of the educator's gift cards.
+      const gift = check.reason === 'unknown' ? await checkGiftCard(ctx.q, { educatorId: ctx.cat.educator.id, code: payload.appliedPromoCode, checkoutId: ctx.row.id, now: ctx.now }) : null;
+      if (!gift) invalid([voucherProperty(check.reason)]);
+      else if (!gift.ok) invalid([voucherProperty(gift.reason)]);
+      else giftCardId = gift.card.id;
+    }
   }
-  const state: PriceState = { offers, addOns, spacesRequested: spaces, voucherId };
+  const state: PriceState = { offers, addOns, spacesRequested: spaces, voucherId, giftCardId };
   setEntry(ctx, 'price', state);
 }
 
@@ -57,5 +64,5 @@ export function pricingStep<I extends 'spaces' | 'offers'>(id: I, actionName: Pr
 export function priceSelection(ctx: Ctx) {
   const price = entry<PriceState>(ctx, 'price');
   if (!price) return null;
-  return { offers: price.offers, addOns: price.addOns, extras: [], spaces: price.spacesRequested, voucherId: price.voucherId ?? null };
+  return { offers: price.offers, addOns: price.addOns, extras: [], spaces: price.spacesRequested, voucherId: price.voucherId ?? null, giftCardId: price.giftCardId ?? null };
 }

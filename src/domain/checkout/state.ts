@@ -18,12 +18,14 @@ export interface SummaryLineView {
 
 /** Spec 3 "Cost summary". */
 export interface CostSummaryView {
-  summary_items?: Partial<Record<'offerSummary' | 'addOnSummary' | 'discountSummary' | 'voucherSummary' | 'vatSummary' | 'extraSummary', SummaryLineView[] | null>> | null;
+  summary_items?: Partial<Record<'offerSummary' | 'addOnSummary' | 'discountSummary' | 'voucherSummary' | 'vatSummary' | 'extraSummary' | 'giftCardSummary', SummaryLineView[] | null>> | null;
   platform_fee?: number | null;
   fees_absorbed?: boolean | null;
   total_cost?: number | null;
   vat_amount?: number | null;
   currency?: string | null;
+  /** What a gift card pays of the total (already taken off total_cost). */
+  gift_card_amount?: number | null;
 }
 
 /**
