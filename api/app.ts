@@ -2,7 +2,7 @@
  * The composition root: the only module that knows every part.
  * Order: security headers → host → context → /api → static files (minisite rewrite) → Astro (on-demand pages) → 404.
  */
-import { resolve } from 'node:path';
+import { posix, resolve } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Hono } from 'hono';
 import type { HttpBindings } from '@hono/node-server';
@@ -11,12 +11,15 @@ import type { Config } from './config.ts';
 import type { Db, Dialect } from '../db/client.ts';
 import { problemResponse, toProblem } from './http/errors.ts';
 import { resolveSite, requestHost, type RequestSite } from './http/context.ts';
-import { findStaticFile, staticResponse } from './http/static.ts';
+import { findStaticFile, staticAnswer, staticAnswerResponse, writeStaticAnswer, type StaticAnswer, type StaticFile } from './http/static.ts';
 import { problems } from '../src/domain/problems.ts';
 import { loggerFor } from './log.ts';
 import { requestLog } from './http/request-log.ts';
+import { requestBodyLimit } from './http/body-limit.ts';
+import { refuseNulInUrl } from './http/nul.ts';
+import { baseSecurityHeaders, cspForFile, holdHtmlForCsp } from './http/security-headers.ts';
 import { healthRoutes } from './routes/health.ts';
-// Checkout (issue 5).
+// Checkout.
 import { paymentOptionsRoutes } from './routes/payment-options.ts';
 import { giftVoucherRoutes } from './routes/gift-vouchers.ts';
 import { giftCardRoutes } from './routes/gift-cards.ts';
@@ -37,7 +40,7 @@ import { searchRoutes } from './routes/search.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
 import { captchaRoutes } from './routes/captcha.ts';
 import type { SessionUser } from './auth/types.ts';
-// Accounts (issue 4): session middleware, CSRF check, auth / identity / saved courses / reviews / claims / account routes.
+// Accounts: session middleware, CSRF check, auth / identity / saved courses / reviews / claims / account routes.
 import { authMiddleware, requestSession } from './auth/middleware.ts';
 import { csrfProtection } from './http/csrf.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -46,7 +49,7 @@ import { savedCoursesRoutes } from './routes/saved-courses.ts';
 import { learnerReviewsRoutes } from './routes/learner-reviews.ts';
 import { claimsRoutes } from './routes/claims.ts';
 import { accountRoutes } from './routes/account.ts';
-// Payments (issue 6): provider webhooks (raw body, signature-verified; no Origin header, so CSRF lets them through).
+// Payments: provider webhooks (raw body, signature-verified; no Origin header, so CSRF lets them through).
 import { paymentWebhookRoutes } from './routes/payment-webhooks.ts';
 import { createPageServices } from './pages/services.ts';
 
@@ -77,7 +80,9 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
   app.onError((err, c) => {
     const problem = toProblem(err);
     if (problem.status >= 500) log.error('request failed', { requestId: c.var.requestId, path: c.req.path, error: err });
-    return problemResponse(c, problem, config.ERRORS_HOST);
+    const res = problemResponse(c, problem, config.ERRORS_HOST);
+    if (problem.status === 429 && typeof problem.retryAfter === 'number') res.headers.set('retry-after', String(problem.retryAfter));
+    return res;
   });
 
   // First, so every request is logged and carries its id, whatever answers it.
@@ -86,14 +91,24 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
     c.set('deps', deps);
     c.set('site', resolveSite(requestHost(c, config), c.req.path, config));
     c.set('user', null);
+    // Security headers (api/http/security-headers.ts), first on the Node response itself: on-demand pages
+    // are written there by Astro, around Hono, and Node merges these into whatever is written later.
+    const security = baseSecurityHeaders(config, c.var.site.context);
+    const outgoing = (c.env as Partial<AppEnv['Bindings']> | undefined)?.outgoing;
+    if (outgoing) for (const [name, value] of Object.entries(security)) outgoing.setHeader(name, value);
     await next();
+    // Answers written straight to the Node response (static files, on-demand pages) got them there.
+    if (outgoing?.headersSent) return;
     const h = c.res.headers;
-    h.set('x-content-type-options', 'nosniff');
-    h.set('referrer-policy', 'strict-origin-when-cross-origin');
-    // Only embed pages may be framed, by any site; everything else only by ourselves.
-    if (c.var.site.context === 'embed') h.set('content-security-policy', 'frame-ancestors *');
-    else if (!h.has('content-security-policy')) h.set('content-security-policy', "frame-ancestors 'self'");
+    for (const [name, value] of Object.entries(security)) {
+      // A response's own policy (an HTML page's script hashes) is kept.
+      if (name === 'content-security-policy' && h.has(name)) continue;
+      h.set(name, value);
+    }
   });
+  // Before any route reads a body: every body has a size limit (413 before it is read whole).
+  app.use('*', requestBodyLimit());
+  app.use('*', refuseNulInUrl());
 
   const api = new Hono<AppEnv>();
   // Accounts: refuse cross-site state-changing requests, then resolve the session into c.var.user.
@@ -137,22 +152,31 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
 
   // Pre-rendered pages and assets.
   app.on(['GET', 'HEAD'], '*', async (c, next) => {
-    const site = c.var.site;
+    const site = c.get('site');
     const path = c.req.path;
-    // Minisite pages live under /minisite/{slug}; that folder is not reachable on the marketplace host.
-    if (!site.minisiteSlug && (path === '/minisite' || path.startsWith('/minisite/'))) return next();
+    // Minisite pages live under /minisite/{slug}; that folder is not reachable on the marketplace host,
+    // and a minisite host reaches only its own folder. Checked on the path as the file lookup will read it
+    // (decoded, dot segments resolved): '/minisite%2f{slug}/' is the same folder.
+    if (!site.minisiteSlug && inMinisiteFolder(path)) return next();
     const lookup = site.minisiteSlug && !path.startsWith('/_astro/') && !path.startsWith('/images/')
       ? `/minisite/${site.minisiteSlug}${path === '/' ? '' : path}`
       : path;
+    if (site.minisiteSlug && lookup !== path && !inFolder(lookup, `/minisite/${site.minisiteSlug}`)) return notFound(c);
     // The embed's enquiry page is one shell for every educator (?educator={slug}): an educator without
     // enquiry data (unknown, or not contactable) is a real 404, not a 200 page that says so.
     if (!site.minisiteSlug && (path === '/embed/enquiry' || path === '/embed/enquiry/')) {
       const slug = c.req.query('educator') ?? '';
-      if (!/^[a-z0-9][a-z0-9-]{0,199}$/.test(slug) || !(await findStaticFile(clientDir, `/embed/${slug}/enquiry.json`))) return notFound(c);
+      if (!/^[a-z0-9][a-z0-9-]{0,199}$/.test(slug) || !findStaticFile(clientDir, `/embed/${slug}/enquiry.json`)) return notFound(c);
     }
-    const file = await findStaticFile(clientDir, lookup);
+    const file = findStaticFile(clientDir, lookup);
     if (!file) return next();
-    return staticResponse(file, path, c.req.method);
+    const answer = staticAnswer(file, path, {
+      method: c.req.method,
+      acceptEncoding: c.req.header('accept-encoding'),
+      ifNoneMatch: c.req.header('if-none-match'),
+      ifModifiedSince: c.req.header('if-modified-since'),
+    });
+    return sendStatic(c, await withPagePolicy(c, file, answer));
   });
 
   // On-demand pages (checkout, login, profile…) rendered by Astro in middleware mode.
@@ -160,9 +184,11 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
     const astro = options.astro;
     app.all('*', async (c) => {
       // The minisite folder is reachable only through a minisite host, for on-demand pages as for static ones.
-      if (!c.var.site.minisiteSlug && (c.req.path === '/minisite' || c.req.path.startsWith('/minisite/'))) return notFound(c);
+      if (!c.var.site.minisiteSlug && inMinisiteFolder(c.req.path)) return notFound(c);
       const { incoming, outgoing } = c.env;
       let passed = false;
+      // The page goes out with a policy for exactly its inline scripts.
+      holdHtmlForCsp(outgoing, c.var.site.context);
       // Accounts: on-demand pages (login, profile, add-review…) see the signed-in user as Astro.locals.user.
       c.set('user', (await requestSession(c))?.user ?? null);
       // (db: the server's own handle, so on-demand pages use the same database as the API.)
@@ -179,6 +205,10 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
         }, locals);
         incoming.url = original;
         if (!missed || outgoing.headersSent) return RESPONSE_ALREADY_SENT;
+        // Not a page of this minisite. Host-independent on-demand pages (/login, /profile…) are tried next,
+        // but a path the marketplace serves pre-rendered ('/', '/pricing'…) is no on-demand page: Astro has
+        // no code for it (it would answer 500), and it is not this host's page either.
+        if (await findStaticFile(clientDir, c.req.path)) return notFound(c);
       }
       await astro(incoming, outgoing, () => {
         passed = true;
@@ -189,13 +219,53 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
   }
   app.all('*', (c) => notFound(c));
 
+  /** A pre-rendered HTML page's Content-Security-Policy: its own inline scripts by hash. */
+  async function withPagePolicy(c: import('hono').Context<AppEnv>, file: StaticFile, answer: StaticAnswer): Promise<StaticAnswer> {
+    if (file.type.startsWith('text/html') && answer.status !== 304) {
+      answer.headers['content-security-policy'] = await cspForFile(file.path, file.mtime.getTime(), file.size, c.var.site.context);
+    }
+    return answer;
+  }
+
+  /** Whether a URL path, decoded and with dot segments resolved as the file lookup reads it, is in `folder`. */
+  function inFolder(urlPath: string, folder: string): boolean {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(urlPath);
+    } catch {
+      return false;
+    }
+    const normalised = posix.normalize(decoded.replace(/\\/g, '/'));
+    return normalised === folder || normalised.startsWith(`${folder}/`);
+  }
+
+  /** The minisite folder, however the path spells it; an undecodable path counts as inside (refused). */
+  function inMinisiteFolder(urlPath: string): boolean {
+    try {
+      decodeURIComponent(urlPath);
+    } catch {
+      return true;
+    }
+    return inFolder(urlPath, '/minisite');
+  }
+
   async function notFound(c: import('hono').Context<AppEnv>): Promise<Response> {
-    const file = await findStaticFile(clientDir, '/404.html');
+    const file = findStaticFile(clientDir, '/404.html');
     if (file) {
-      const res = staticResponse(file, '/404.html', c.req.method);
-      return new Response(res.body, { status: 404, headers: res.headers });
+      const answer = staticAnswer(file, '/404.html', { method: c.req.method, acceptEncoding: c.req.header('accept-encoding') }, 404);
+      return sendStatic(c, await withPagePolicy(c, file, answer));
     }
     return c.text('Not found', 404);
+  }
+
+  /** Written straight to the Node response when there is one (api/http/static.ts), else as a Response. */
+  function sendStatic(c: import('hono').Context<AppEnv>, answer: StaticAnswer): Response {
+    const outgoing = (c.env as Partial<AppEnv['Bindings']> | undefined)?.outgoing;
+    if (!outgoing) return staticAnswerResponse(answer);
+    // The security headers are already on the Node response (the first middleware); writeHead merges
+    // the answer's own (a page's script-hash policy) over them.
+    writeStaticAnswer(answer, outgoing);
+    return RESPONSE_ALREADY_SENT;
   }
 
   return app;

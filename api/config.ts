@@ -8,6 +8,11 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+/** The demo's secret: public (it is in this file), so anyone can sign tokens with it. Only for localhost. */
+export const DEV_APP_SECRET = 'local-development-secret-change-me';
+/** A production secret is at least this long (e.g. `openssl rand -base64 48`). */
+export const APP_SECRET_MIN_PRODUCTION = 32;
+
 export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4321),
   BIND_HOST: z.string().default('0.0.0.0'),
@@ -19,15 +24,22 @@ export const configSchema = z.object({
   ADMIN_HOST: z.string().default(''),
   ERRORS_HOST: z.string().default('https://errors.localhost'),
   DATABASE_URL: z.string().default('data/marketplace.sqlite'),
-  /** Trust X-Forwarded-Host / X-Forwarded-Proto (only behind a proxy you run). */
-  TRUST_PROXY: bool.default('false'),
+  /**
+   * How many proxies of ours stand in front (false = 0, true = 1, or a number): only then are
+   * X-Forwarded-For / X-Forwarded-Host read, and only the hops those proxies added (api/http/client-ip.ts).
+   */
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(true|false|yes|no|[0-9])$/, 'must be true, false or the number of proxies in front (0-9)')
+    .default('false')
+    .transform((v) => (v === 'true' || v === 'yes' ? 1 : v === 'false' || v === 'no' ? 0 : Number(v))),
   /** Folder of the built site (astro build output). */
   DIST_DIR: z.string().default('dist'),
   OUTBOX_DIR: z.string().default('data/outbox'),
   SMTP_URL: z.string().default(''),
   MAIL_FROM: z.string().default('Marketplace <no-reply@localhost>'),
-  /** Secret for captcha challenges and signed tokens; a fixed dev value is used when unset. */
-  APP_SECRET: z.string().min(16).default('local-development-secret-change-me'),
+  /** Secret for captcha challenges and signed tokens; a fixed dev value is used when unset (refused under https). */
+  APP_SECRET: z.string().min(16).default(DEV_APP_SECRET),
   /** ALTCHA proof-of-work difficulty: the secret number is below this (20 000: about 0.1 s on average in a browser, under 0.5 s on slow phones). */
   CAPTCHA_MAX_NUMBER: z.coerce.number().int().min(1).max(10_000_000).default(20_000),
   /** Seconds a captcha challenge stays valid after it is issued. */
@@ -60,12 +72,26 @@ export const configSchema = z.object({
   SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   /** scrypt cost as log2(N); 15 means N = 32768 (the minimum accepted). */
   SCRYPT_LOG_N: z.coerce.number().int().min(15).max(20).default(15),
-  /** Failed logins allowed per e-mail address and per IP address in each 15-minute window. */
+  /**
+   * Failed logins allowed in each 15-minute window: per e-mail address from one client IP, per client IP,
+   * and per address from all clients together (a looser ceiling against guessing from many addresses).
+   */
   RATE_LIMIT_LOGIN_PER_EMAIL: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_LOGIN_PER_IP: z.coerce.number().int().min(1).default(50),
+  RATE_LIMIT_LOGIN_PER_EMAIL_ALL_IPS: z.coerce.number().int().min(1).default(100),
   /** Magic-link / sign-up e-mails allowed per address and per IP address in each 15-minute window. */
   RATE_LIMIT_MAIL_PER_EMAIL: z.coerce.number().int().min(1).default(5),
   RATE_LIMIT_MAIL_PER_IP: z.coerce.number().int().min(1).default(30),
+  // Abuse limits (api/http/abuse-limits.ts): guessing and flooding, per client IP and per target.
+  /** Failed voucher-code look-ups per client IP and per educator in each 15-minute window. */
+  RATE_LIMIT_VOUCHER_PER_IP: z.coerce.number().int().min(1).default(20),
+  RATE_LIMIT_VOUCHER_PER_EDUCATOR: z.coerce.number().int().min(1).default(200),
+  /** Enquiries (and 'Enquriy Sumbitted' events) accepted per client IP and per educator each hour. */
+  RATE_LIMIT_ENQUIRY_PER_IP: z.coerce.number().int().min(1).default(10),
+  RATE_LIMIT_ENQUIRY_PER_EDUCATOR: z.coerce.number().int().min(1).default(100),
+  /** Analytics events per client IP, and per client and target (event, educator, course), each 15 minutes. */
+  RATE_LIMIT_ANALYTICS_PER_IP: z.coerce.number().int().min(1).default(600),
+  RATE_LIMIT_ANALYTICS_PER_TARGET: z.coerce.number().int().min(1).default(30),
   LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
   /** On SIGTERM/SIGINT, how long requests in flight may take before their connections are closed. */
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(0).max(600).default(10),
@@ -73,6 +99,13 @@ export const configSchema = z.object({
   CHECKOUT_HOLD_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
   /** The longest a checkout may hold spaces in total, from its first hold: renewals never pass it. */
   CHECKOUT_HOLD_MAX_SECONDS: z.coerce.number().int().min(60).max(7 * 86_400).default(1800),
+  // Publishing (api/publish/publisher.ts).
+  /** Run the publisher inside the server (false when `npm run publish` runs it as its own process). */
+  PUBLISH_ENABLED: bool.default('true'),
+  /** How long the publisher lets an edit's writes gather before it renders them together (ms). */
+  PUBLISH_BATCH_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
+  /** How long a publisher's claim on feed rows lasts without renewal: after a crash, the wait before another takes them. */
+  PUBLISH_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(30),
   // E-mail outbox (api/mail): requests queue messages, a background worker sends them.
   /** Seconds an SMTP server may take to accept a connection or greet (the socket may idle twice as long). */
   SMTP_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(300).default(15),
@@ -80,6 +113,8 @@ export const configSchema = z.object({
   MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(10),
   /** The first retry's delay (seconds); each next one doubles it, up to 6 hours. */
   MAIL_RETRY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
+  /** SQLite: how long a request waits for another writer's lock before answering 503 with Retry-After (ms). */
+  SQLITE_BUSY_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
 }).transform((c) => ({
   ...c,
   // Unset hosts follow the port, so `PORT=8080 npm start` links to itself.
@@ -93,6 +128,15 @@ export const configSchema = z.object({
       code: z.ZodIssueCode.custom,
       path: ['PAYMENTS_MODE'],
       message: 'test payments under https would record bookings as paid with no money taken; use live, or set PAYMENTS_ALLOW_TEST_ON_HTTPS=true for a staging demo',
+    });
+  }
+  // Production signs invoice and document links, captcha challenges and hand-off tokens with APP_SECRET:
+  // the public demo value (or a short, guessable one) would let anyone forge them.
+  if (c.PUBLIC_PROTOCOL === 'https' && (c.APP_SECRET === DEV_APP_SECRET || c.APP_SECRET.length < APP_SECRET_MIN_PRODUCTION)) {
+    ctx.addIssue({
+      code: z.ZodIssueCode.custom,
+      path: ['APP_SECRET'],
+      message: `must be set to a random secret of at least ${APP_SECRET_MIN_PRODUCTION} characters under https (the default is public); e.g. openssl rand -base64 48`,
     });
   }
   if (c.PAYMENTS_MODE === 'live' && c.STRIPE_SECRET_KEY && !c.STRIPE_PUBLISHABLE_KEY) {

@@ -6,6 +6,7 @@ import type { Deps } from './app.ts';
 import type { BackgroundJob } from './background.ts';
 import { holdSweeperJob } from './checkout/hold-sweeper.ts';
 import { paymentReconcilerJob } from './checkout/reconciler.ts';
+import { publisherFor } from './publish/job.ts';
 import { mailOutboxJob } from './mail/worker.ts';
 
 export function backgroundJobs(deps: Deps): BackgroundJob[] {
@@ -13,6 +14,8 @@ export function backgroundJobs(deps: Deps): BackgroundJob[] {
     // Lapsed holds released, unsettled provider payments reconciled (DESIGN 11).
     holdSweeperJob(deps),
     paymentReconcilerJob(deps),
+    // Changed pages re-rendered and swapped in from the change feed (DESIGN 10).
+    ...(deps.config.PUBLISH_ENABLED ? [publisherFor(deps)] : []),
     // The e-mail outbox: queued messages sent, retried with backoff, dead after the last try (api/mail).
     mailOutboxJob(deps),
   ];

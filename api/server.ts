@@ -22,7 +22,7 @@ import { backgroundJobs } from './jobs.ts';
 
 export async function startServer(config: Config = loadConfig(), options: { log?: Logger } = {}) {
   const log = options.log ?? loggerFor(config);
-  const db = openDb({ url: config.DATABASE_URL });
+  const db = openDb({ url: config.DATABASE_URL, busyWaitMs: config.SQLITE_BUSY_WAIT_MS });
   await migrateToLatest(db);
   const entry = resolve(config.DIST_DIR, 'server/entry.mjs');
   let astro: AstroHandler | undefined;

@@ -6,7 +6,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, type Transaction } from 'kysely';
+import { RoutingSqliteDialect } from './sqlite-driver.ts';
 import { CodecPlugin } from './codec.ts';
 import type { Database } from './schema.ts';
 
@@ -31,7 +32,12 @@ export interface OpenOptions {
   poolSize?: number;
   /** PostgreSQL schema to work in (created when missing); lets test files run side by side. */
   schema?: string;
+  /** SQLite: how long a statement may wait for another writer's lock before DatabaseBusyError (503). */
+  busyWaitMs?: number;
 }
+
+/** SQLite: a short wait for a lock, then 503 — never a frozen process. */
+export const DEFAULT_SQLITE_BUSY_WAIT_MS = 2000;
 
 export function openDb(options: OpenOptions = {}): Db {
   const url = options.url ?? DEFAULT_SQLITE_FILE;
@@ -61,20 +67,37 @@ export function openDb(options: OpenOptions = {}): Db {
   }
   const file = url.replace(/^sqlite:(\/\/)?/, '');
   if (file !== ':memory:') mkdirSync(dirname(resolve(file)), { recursive: true });
-  const sqlite = new SQLite(file);
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('busy_timeout = 5000');
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('synchronous = NORMAL');
-  // Reads through a memory map and a 32 MB page cache instead of a read() per page: search and pages
-  // jump about indexes far larger than the default 2 MB cache.
-  sqlite.pragma('mmap_size = 268435456');
-  sqlite.pragma('cache_size = -32768');
+  const writer = new SQLite(file);
+  writer.pragma('journal_mode = WAL');
+  // Never wait inside SQLite: a wait there blocks the event loop (db/sqlite-driver.ts waits asynchronously).
+  writer.pragma('busy_timeout = 0');
+  writer.pragma('foreign_keys = ON');
+  writer.pragma('synchronous = NORMAL');
+  tuneReads(writer);
+  // Reads outside transactions on their own read-only connection: in WAL mode they never wait for a writer.
+  const reader = file === ':memory:' ? null : new SQLite(file, { readonly: true });
+  if (reader) {
+    reader.pragma('busy_timeout = 0');
+    tuneReads(reader);
+  }
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: reusingStatements(sqlite) }),
+    dialect: new RoutingSqliteDialect({
+      writer: reusingStatements(writer),
+      reader: reader && reusingStatements(reader),
+      busyWaitMs: options.busyWaitMs ?? DEFAULT_SQLITE_BUSY_WAIT_MS,
+    }),
     plugins: [new CodecPlugin(true)],
   });
   return tag(db, 'sqlite');
+}
+
+/**
+ * Reads through a memory map and a 32 MB page cache instead of a read() per page: search and pages jump about
+ * indexes far larger than the default 2 MB cache.
+ */
+function tuneReads(sqlite: SQLite.Database): void {
+  sqlite.pragma('mmap_size = 268435456');
+  sqlite.pragma('cache_size = -32768');
 }
 
 /** Statements kept per connection, least recently used dropped first. */

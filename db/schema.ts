@@ -9,6 +9,7 @@ import type { CheckoutTables } from './schema/checkout.ts';
 import type { GiftTables } from './schema/gifts.ts';
 import type { PaymentTables } from './schema/payments.ts';
 import type { DocumentTables } from './schema/documents.ts';
+import type { PublishTables } from './schema/publish.ts';
 
 export type WithDefault<T> = ColumnType<T, T | undefined, T>;
 
@@ -224,7 +225,7 @@ export interface CatalogueMetaTable { key: string; value: string }
  * Every table. Each area keeps its own tables in its own file (db/schema/*.ts) so that
  * areas can grow without editing each other's types.
  */
-export interface Database extends CatalogueTables, PublicTables, AccountTables, CheckoutTables, PaymentTables, DocumentTables, GiftTables {}
+export interface Database extends CatalogueTables, PublicTables, AccountTables, CheckoutTables, PaymentTables, DocumentTables, PublishTables, GiftTables {}
 
 export interface CatalogueTables {
   educators: EducatorsTable;

@@ -194,7 +194,11 @@ export async function checkoutCost(ctx: Ctx): Promise<CostSummary | null> {
   }
   const cost = costOf(ctx.cat, ctx.def.catalogue(ctx), sel, voucher, { vat: ctx.def.vat });
   if (!sel.giftCardId) return cost;
-  const card = await ctx.q.selectFrom('gift_cards').selectAll().where('id', '=', sel.giftCardId).where('educator_id', '=', ctx.row.educator_id).executeTakeFirst();
+  // Locked (PostgreSQL) before its balance is read, so the amount shown is the amount the hold then takes: every
+  // action reads the cost first, so the card is locked before the occurrence in every checkout transaction.
+  let query = ctx.q.selectFrom('gift_cards').selectAll().where('id', '=', sel.giftCardId).where('educator_id', '=', ctx.row.educator_id);
+  if (ctx.dialect === 'postgres' && ctx.q.isTransaction) query = query.forUpdate();
+  const card = await query.executeTakeFirst();
   if (!card) return cost;
   return applyGiftCard(cost, { id: card.id, code: card.code, balance: await spendableBalance(ctx.q, card, ctx.row.id, ctx.now) });
 }

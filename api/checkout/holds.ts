@@ -1,5 +1,5 @@
 /**
- * Space holds (issue 5 §6): spaces are taken off an occurrence, and a voucher use off its voucher, from the
+ * Space holds: spaces are taken off an occurrence, and a voucher use off its voucher, from the
  * moment a learner reaches Payment, with an expiry; released when the hold expires (swept lazily by the
  * transactions that read availability) or the checkout is abandoned; committed once by the outcome.
  *

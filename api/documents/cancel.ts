@@ -67,6 +67,9 @@ export async function cancelBooking(deps: Deps, user: SessionUser, bookingId: st
       .where('status', 'in', ['confirmed', 'awaiting-approval'])
       .executeTakeFirst();
     if (Number(changed.numUpdatedRows) !== 1) throw new ProblemError(documentProblems.alreadyCancelled());
+    // What a gift card paid goes back on the card (with the cancellation, once), as the provider part is refunded.
+    // Before the occurrence: checkouts lock a gift card before its occurrence too.
+    await returnGiftCardSpend(tx, deps.dialect, { kind: 'booking', id: view.id }, now);
     const booking = await tx.selectFrom('bookings').select(['occurrence_id', 'spaces']).where('id', '=', view.id).executeTakeFirstOrThrow();
     const spaces = Math.max(0, Number(booking.spaces));
     let given = 0;
@@ -93,8 +96,6 @@ export async function cancelBooking(deps: Deps, user: SessionUser, bookingId: st
         }
       }
     }
-    // What a gift card paid goes back on the card (with the cancellation, once), as the provider part is refunded.
-    await returnGiftCardSpend(tx, deps.dialect, { kind: 'booking', id: view.id }, now);
     await tx
       .insertInto('booking_cancellations')
       .values({

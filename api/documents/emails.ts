@@ -1,5 +1,5 @@
 /**
- * The e-mails of bookings and orders (issue 6 item 5), as plain text plus simple HTML:
+ * The e-mails of bookings and orders, as plain text plus simple HTML:
  * - to the learner, on each outcome, under the confirmation screen's title (spec 2.15: "Booking Confirmed",
  *   "Your Booking is Awaiting Approval", "Order Confirmed", "Request Sent", "Application Sent"), with the
  *   reference, the booking page link ("View & Manage Booking"), what was booked, the total paid or due,

@@ -1,5 +1,5 @@
 /**
- * Sequential invoice numbers (issue 6 item 5). Every booking or order that costs something gets one number,
+ * Sequential invoice numbers. Every booking or order that costs something gets one number,
  * INV-000001, INV-000002, … from its educator's own gap-free sequence (the educator is the seller named on
  * the document; HMRC expects each seller's invoice numbers to follow on from the previous one). The number
  * is issued in the transaction that records the booking / order (api/checkout/outcomes.ts), or lazily, in a
@@ -14,8 +14,8 @@
  * - the number comes from `update document_counters set value = value + 1 where scope = ? returning value`,
  *   in the same transaction as the document row. A rollback undoes both: no gaps, no duplicates
  *   (and the unique (educator_id, seq) constraint would refuse a duplicate anyway).
- * On SQLite kysely runs one transaction at a time on its single connection, and another process waits on
- * the write lock (busy_timeout).
+ * On SQLite every transaction starts with BEGIN IMMEDIATE through one write queue (db/sqlite-driver.ts), and
+ * another process's write lock is waited for asynchronously, then answered 503.
  */
 import { sql } from 'kysely';
 import type { Db, Dialect } from '../../db/client.ts';

@@ -4,6 +4,7 @@
  */
 import type { Context } from 'hono';
 import { baseHostname, type Config } from '../config.ts';
+import { forwardedValue } from './client-ip.ts';
 
 export type AppContext = 'marketplace' | 'minisite' | 'embed';
 
@@ -18,7 +19,7 @@ export interface RequestSite {
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 
 export function requestHost(c: Context, config: Config): string {
-  const forwarded = config.TRUST_PROXY ? c.req.header('x-forwarded-host') : undefined;
+  const forwarded = forwardedValue(c.req.header('x-forwarded-host'), config.TRUST_PROXY);
   return (forwarded ?? c.req.header('host') ?? config.PUBLIC_HOST).split(',')[0]!.trim().toLowerCase();
 }
 

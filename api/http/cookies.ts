@@ -7,6 +7,8 @@
  *
  * - session: the login, on the parent domain in shared mode, host-only in hand-off mode (api/auth/site.ts).
  * - hand-off state: a short-lived, host-only nonce that binds a minisite's hand-off to the browser that started it.
+ * - sign-up nonce: binds the password typed at sign-up to the browser that typed it (api/routes/auth.ts), for as
+ *   long as the e-mailed confirmation link lives.
  */
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
@@ -15,6 +17,7 @@ import { secureCookies, sharedCookieDomain } from '../auth/site.ts';
 
 export const SESSION_COOKIE = 'mk_session';
 export const HANDOFF_STATE_COOKIE = 'mk_handoff';
+export const SIGNUP_NONCE_COOKIE = 'mk_signup';
 
 type CookieConfig = Pick<Config, 'PUBLIC_HOST' | 'PUBLIC_PROTOCOL' | 'COOKIE_SECURE' | 'SESSION_COOKIE_DOMAIN'>;
 
@@ -53,4 +56,16 @@ export function setHandoffStateCookie(c: Context, config: CookieConfig, value: s
 
 export function clearHandoffStateCookie(c: Context, config: CookieConfig): void {
   deleteCookie(c, HANDOFF_STATE_COOKIE, base(config));
+}
+
+export function readSignupNonceCookie(c: Context): string | undefined {
+  return getCookie(c, SIGNUP_NONCE_COOKIE);
+}
+
+export function setSignupNonceCookie(c: Context, config: CookieConfig, value: string, maxAgeSeconds: number): void {
+  setCookie(c, SIGNUP_NONCE_COOKIE, value, { ...base(config), domain: domainFor(c, config), maxAge: maxAgeSeconds });
+}
+
+export function clearSignupNonceCookie(c: Context, config: CookieConfig): void {
+  deleteCookie(c, SIGNUP_NONCE_COOKIE, { ...base(config), domain: domainFor(c, config) });
 }

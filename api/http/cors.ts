@@ -1,14 +1,14 @@
 /**
  * CORS for /api/* (spec 7: the pages call {api} "with credentials").
  *
- * Allowed origins (credentials allowed, the origin echoed, never '*'):
+ * Allowed origins (credentials allowed, the origin echoed, never '*'), always with the site's own scheme
+ * (PUBLIC_PROTOCOL: an http:// page is not ours on an https site, whatever its host):
  * - the marketplace, `{PUBLIC_PROTOCOL}://{PUBLIC_HOST}`;
- * - every minisite, `{PUBLIC_PROTOCOL}://{label}.{PUBLIC_HOST}` for ANY single DNS label that is a valid
- *   slug (the same rule as api/http/context.ts, so the admin host's label is excluded). We do not look
- *   the slug up: every such host is served by us, and one for an unknown slug only serves our 404 page,
- *   so trusting the pattern trusts nothing an outsider controls, and costs no query per request;
+ * - a minisite, `{PUBLIC_PROTOCOL}://{slug}.{PUBLIC_HOST}`, only when an educator has that slug (looked up,
+ *   briefly cached): a host under ours that no educator owns is not a page of ours to trust;
  * - API_ORIGIN, when the API lives on its own host;
- * - the request's own host (a same-origin call through another host name, e.g. 127.0.0.1).
+ * - the request's own host when it is not under PUBLIC_HOST (a same-origin call through another host name,
+ *   e.g. 127.0.0.1), with the site's scheme.
  *
  * A foreign origin gets no CORS headers (the browser refuses to hand it the response), and its
  * preflight is refused with 403 generic/forbidden-origin. Its simple writes (a form post, a beacon)
@@ -16,7 +16,9 @@
  * Requests without an Origin header (server to server, webhooks, curl) are untouched.
  * Every /api response carries `Vary: Origin`.
  */
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../app.ts';
+import type { Db } from '../../db/client.ts';
 import type { Config } from '../config.ts';
 import { problemType, type Problem } from '../../src/domain/problems.ts';
 import { problemResponse } from './errors.ts';
@@ -43,7 +45,8 @@ function parseOrigin(origin: string): URL | null {
 }
 
 /**
- * Whether a browser Origin may call the API with credentials (see the rules above).
+ * The pattern part of the rule (no database): whether an Origin is ours by scheme and host. A minisite
+ * origin passes here by its shape; `minisiteSlugOfOrigin` names the slug that must also exist.
  * `requestHostName` is the host (with port) the request was sent to, for the same-origin case.
  */
 export function isAllowedOrigin(
@@ -51,23 +54,63 @@ export function isAllowedOrigin(
   config: Pick<Config, 'PUBLIC_HOST' | 'PUBLIC_PROTOCOL' | 'API_ORIGIN' | 'ADMIN_HOST'>,
   requestHostName?: string,
 ): boolean {
+  return classifyOrigin(origin, config, requestHostName) !== null;
+}
+
+/** The educator slug of a minisite origin (after the pattern check), else null. */
+export function minisiteSlugOfOrigin(origin: string, config: Pick<Config, 'PUBLIC_HOST' | 'PUBLIC_PROTOCOL' | 'API_ORIGIN' | 'ADMIN_HOST'>): string | null {
+  return classifyOrigin(origin, config)?.slug ?? null;
+}
+
+function classifyOrigin(
+  origin: string,
+  config: Pick<Config, 'PUBLIC_HOST' | 'PUBLIC_PROTOCOL' | 'API_ORIGIN' | 'ADMIN_HOST'>,
+  requestHostName?: string,
+): { slug: string | null } | null {
   const url = parseOrigin(origin);
-  if (!url) return false;
+  if (!url) return null;
   const host = url.host.toLowerCase();
-  if (requestHostName && host === requestHostName.toLowerCase()) return true;
   if (config.API_ORIGIN) {
     const api = parseOrigin(config.API_ORIGIN);
-    if (api && api.origin === url.origin) return true;
+    if (api && api.origin === url.origin) return { slug: null };
   }
-  if (url.protocol !== `${config.PUBLIC_PROTOCOL}:`) return false;
+  if (url.protocol !== `${config.PUBLIC_PROTOCOL}:`) return null;
   // PUBLIC_HOST as a URL would normalise it (default port dropped), the same way url.host is.
   const base = parseOrigin(`${config.PUBLIC_PROTOCOL}://${config.PUBLIC_HOST}`)?.host.toLowerCase();
-  if (!base) return false;
-  if (host === base) return true;
-  if (!host.endsWith(`.${base}`)) return false;
-  const label = host.slice(0, -(base.length + 1));
-  const adminLabel = config.ADMIN_HOST.replace(/:\d+$/, '').toLowerCase().split('.')[0];
-  return SLUG.test(label) && label !== adminLabel;
+  if (!base) return null;
+  if (host === base) return { slug: null };
+  if (host.endsWith(`.${base}`)) {
+    const label = host.slice(0, -(base.length + 1));
+    const adminLabel = config.ADMIN_HOST.replace(/:\d+$/, '').toLowerCase().split('.')[0];
+    return SLUG.test(label) && label !== adminLabel ? { slug: label } : null;
+  }
+  if (requestHostName && host === requestHostName.toLowerCase()) return { slug: null };
+  return null;
+}
+
+const SLUG_CACHE_SECONDS = 60;
+const SLUG_CACHE_MAX = 10_000;
+const slugCaches = new WeakMap<Db, Map<string, { exists: boolean; until: number }>>();
+
+/** Whether an educator has this slug; remembered for a minute so CORS costs no query per request. */
+async function educatorSlugExists(db: Db, slug: string): Promise<boolean> {
+  let cache = slugCaches.get(db);
+  if (!cache) slugCaches.set(db, (cache = new Map()));
+  const now = Date.now() / 1000;
+  const hit = cache.get(slug);
+  if (hit && hit.until > now) return hit.exists;
+  const row = await db.selectFrom('educators').select('id').where('slug', '=', slug).executeTakeFirst();
+  if (cache.size >= SLUG_CACHE_MAX) cache.clear();
+  cache.set(slug, { exists: !!row, until: now + SLUG_CACHE_SECONDS });
+  return !!row;
+}
+
+/** The whole rule: the pattern, and for a minisite origin an educator with that slug. */
+export async function originAllowed(c: Context<AppEnv>, origin: string): Promise<boolean> {
+  const { db, config } = c.var.deps;
+  const kind = classifyOrigin(origin, config, requestHost(c, config));
+  if (!kind) return false;
+  return kind.slug === null || (await educatorSlugExists(db, kind.slug));
 }
 
 function addVary(headers: Headers, value: string) {
@@ -77,7 +120,7 @@ function addVary(headers: Headers, value: string) {
 }
 
 /** The middleware, mounted on /api/* in api/app.ts. */
-export function apiCors(config: Config): MiddlewareHandler {
+export function apiCors(config: Config): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const origin = c.req.header('origin');
     const method = c.req.method.toUpperCase();
@@ -87,7 +130,7 @@ export function apiCors(config: Config): MiddlewareHandler {
       addVary(c.res.headers, 'Origin');
       return;
     }
-    const allowed = isAllowedOrigin(origin, config, requestHost(c, config));
+    const allowed = await originAllowed(c, origin);
     if (!allowed) {
       if (preflight) {
         const res = problemResponse(c, forbiddenOrigin(origin), config.ERRORS_HOST);

@@ -3,7 +3,7 @@
  *
  * Cookies are SameSite=Lax (api/http/cookies.ts), and on top of that a browser's request must come from one
  * of our own pages:
- * - `Origin` present: it must be the main site, a minisite ({slug}.{PUBLIC_HOST}), or the request's own origin;
+ * - `Origin` present: it must be one of our origins by the CORS rule (api/http/cors.ts `originAllowed`);
  *   `Origin: null` (sandboxed frames, opaque redirects) is refused;
  * - no `Origin` but `Sec-Fetch-Site` present: it must be same-origin, same-site or none (typed by the user);
  * - neither header: not a browser request (browsers send Origin on every non-GET fetch and form post), so a
@@ -14,19 +14,17 @@ import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app.ts';
 import { ProblemError } from '../../src/domain/problems.ts';
 import { authProblems } from '../auth/problems.ts';
-import { requestHost } from './context.ts';
-import { isAllowedOrigin } from './cors.ts';
+import { originAllowed } from './cors.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export function csrfProtection(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (SAFE_METHODS.has(c.req.method)) return next();
-    const config = c.var.deps.config;
     const origin = c.req.header('origin');
     if (origin !== undefined) {
       // One rule for "our origins", shared with CORS (api/http/cors.ts); 'null' is never allowed.
-      if (!isAllowedOrigin(origin, config, requestHost(c, config))) throw new ProblemError(authProblems.crossSite());
+      if (!(await originAllowed(c, origin))) throw new ProblemError(authProblems.crossSite());
       return next();
     }
     const site = c.req.header('sec-fetch-site');

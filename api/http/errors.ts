@@ -4,6 +4,7 @@
  */
 import type { Context } from 'hono';
 import { ZodError } from 'zod';
+import { DatabaseBusyError } from '../../db/sqlite-driver.ts';
 import { ERRORS_HOST_DEFAULT, ProblemError, problems, type Problem, type ProblemProperty } from '../../src/domain/problems.ts';
 
 export function problemResponse(c: Context, problem: Problem, errorsHost: string): Response {
@@ -11,10 +12,10 @@ export function problemResponse(c: Context, problem: Problem, errorsHost: string
     ? errorsHost.replace(/\/$/, '') + problem.type.slice(ERRORS_HOST_DEFAULT.length)
     : problem.type;
   const body = { ...problem, type, instance: problem.instance ?? c.req.path };
-  return new Response(JSON.stringify(body), {
-    status: problem.status,
-    headers: { 'content-type': 'application/problem+json; charset=utf-8', 'cache-control': 'no-store' },
-  });
+  const headers: Record<string, string> = { 'content-type': 'application/problem+json; charset=utf-8', 'cache-control': 'no-store' };
+  // A temporary refusal (429, 503) says when to try again.
+  if (typeof problem.retryAfter === 'number' && (problem.status === 429 || problem.status === 503)) headers['retry-after'] = String(problem.retryAfter);
+  return new Response(JSON.stringify(body), { status: problem.status, headers });
 }
 
 /** The marker a boundary schema puts on an issue that is a money problem, not a validation one (see parse.ts `pence`). */
@@ -37,5 +38,16 @@ export function zodProblem(error: ZodError, prefix = ''): Problem {
 export function toProblem(err: unknown): Problem {
   if (err instanceof ProblemError) return err.problem;
   if (err instanceof ZodError) return zodProblem(err);
+  // SQLite stayed locked beyond the short wait (db/sqlite-driver.ts): a busy answer, not a failure.
+  const busy = busyError(err);
+  if (busy) return problems.serviceBusy(busy.retryAfterSeconds);
   return problems.unknownError();
+}
+
+/** The DatabaseBusyError in an error or its causes (kysely and our own code may wrap it). */
+function busyError(err: unknown): DatabaseBusyError | null {
+  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof DatabaseBusyError) return e;
+  }
+  return null;
 }

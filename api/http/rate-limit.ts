@@ -1,15 +1,21 @@
 /**
- * Rate limits kept in the database (fixed windows), so every process behind a load balancer
- * counts the same attempts. A rule is a bucket key, a limit and a window in seconds.
+ * Rate limits kept in the database (fixed windows), so every process behind a load balancer counts the
+ * same attempts. A rule is a bucket key, a limit and a window in seconds.
  *
- *   await assertUnderLimits(c, rules)   // 429 (with Retry-After) when any bucket is full
- *   await recordHits(c, rules)          // count one attempt in each bucket
+ *   await takeHits(db, rules, now)     // counts one attempt in each bucket; 429 (Retry-After) when one is over
+ *   await refundHits(db, rules, now)   // gives the attempt back (e.g. a login that turned out right)
  *
- * Login counts only failures (a user who types the right password is never slowed down);
- * e-mail sending counts every request.
+ * Counting and checking are ONE step: each bucket is an UPSERT that increments its counter and returns the
+ * new value, so parallel requests are serialised by the database row and exactly `limit` of them get
+ * through, on SQLite and PostgreSQL alike. (Reading the count, then writing it, let 40 parallel login
+ * attempts all pass a limit of 10.)
+ *
+ * Login reserves an attempt before checking the password and refunds it when the password was right, so
+ * only failures count and a user who types the right password is never slowed down. Its buckets are per
+ * address AND client IP (plus a per-IP and a looser per-address ceiling), so failures by someone
+ * elsewhere do not lock the owner out. E-mail sending counts every request.
  */
-import type { Context } from 'hono';
-import type { AppEnv } from '../app.ts';
+import { sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import { ProblemError } from '../../src/domain/problems.ts';
 import { authProblems } from '../auth/problems.ts';
@@ -35,37 +41,45 @@ export async function hitsIn(db: Db, rule: RateRule, now: number): Promise<numbe
   return row?.hits ?? 0;
 }
 
-/** Throws a 429 problem when any rule's bucket already holds `limit` hits in the current window. */
-export async function assertUnderLimits(db: Db, rules: RateRule[], now: number): Promise<void> {
-  for (const rule of rules) {
-    if ((await hitsIn(db, rule, now)) >= rule.limit) {
-      const retryAfter = windowStart(now, rule.windowSeconds) + rule.windowSeconds - now;
-      throw new ProblemError(authProblems.tooManyRequests(retryAfter));
-    }
-  }
+/** Counts one hit in the rule's bucket and returns the bucket's new count (one atomic statement). */
+export async function takeHit(db: Db, rule: RateRule, now: number): Promise<number> {
+  const row = await db
+    .insertInto('rate_limits')
+    .values({ bucket: rule.bucket, window_start: windowStart(now, rule.windowSeconds), hits: 1 })
+    .onConflict((oc) => oc.columns(['bucket', 'window_start']).doUpdateSet((eb) => ({ hits: eb('rate_limits.hits', '+', 1) })))
+    .returning('hits')
+    .executeTakeFirstOrThrow();
+  return Number(row.hits);
 }
 
-/** Counts one hit in each rule's bucket (one upsert each). */
-export async function recordHits(db: Db, rules: RateRule[], now: number): Promise<void> {
+/**
+ * Counts one attempt in every rule's bucket; when any bucket is now over its limit, the attempt is refused
+ * with 429 (and stays counted: hammering a full bucket does not earn new attempts).
+ */
+export async function takeHits(db: Db, rules: RateRule[], now: number): Promise<void> {
+  let retryAfter = 0;
   for (const rule of rules) {
-    await db
-      .insertInto('rate_limits')
-      .values({ bucket: rule.bucket, window_start: windowStart(now, rule.windowSeconds), hits: 1 })
-      .onConflict((oc) => oc.columns(['bucket', 'window_start']).doUpdateSet((eb) => ({ hits: eb('rate_limits.hits', '+', 1) })))
-      .execute();
+    const hits = await takeHit(db, rule, now);
+    if (hits > rule.limit) retryAfter = Math.max(retryAfter, windowStart(now, rule.windowSeconds) + rule.windowSeconds - now);
   }
   if (Math.random() < 0.02) await db.deleteFrom('rate_limits').where('window_start', '<', now - 86_400).execute();
+  if (retryAfter > 0) throw new ProblemError(authProblems.tooManyRequests(retryAfter));
 }
 
-/** The client's IP address: the socket's peer, or with TRUST_PROXY the address our proxy appended last. */
-export function clientIp(c: Context<AppEnv>): string {
-  if (c.var.deps.config.TRUST_PROXY) {
-    const forwarded = c.req.header('x-forwarded-for');
-    const last = forwarded?.split(',').map((s) => s.trim()).filter(Boolean).pop();
-    if (last) return last;
+/** Gives back an attempt counted by takeHits in the same window (never below zero). */
+export async function refundHits(db: Db, rules: RateRule[], now: number): Promise<void> {
+  for (const rule of rules) {
+    await db
+      .updateTable('rate_limits')
+      .set({ hits: sql<number>`case when hits > 0 then hits - 1 else 0 end` })
+      .where('bucket', '=', rule.bucket)
+      .where('window_start', '=', windowStart(now, rule.windowSeconds))
+      .execute();
   }
-  return c.env?.incoming?.socket?.remoteAddress ?? 'unknown';
 }
+
+/** The client's IP address, by the one rule in api/http/client-ip.ts. */
+export { clientIp } from './client-ip.ts';
 
 /** Bucket names never hold an e-mail address in clear. */
 export function emailBucket(prefix: string, email: string): string {
@@ -74,4 +88,14 @@ export function emailBucket(prefix: string, email: string): string {
 
 export function ipBucket(prefix: string, ip: string): string {
   return `${prefix}:ip:${ip}`;
+}
+
+/** One address tried from one client: the bucket that slows a guesser without locking the owner out. */
+export function emailIpBucket(prefix: string, email: string, ip: string): string {
+  return `${prefix}:email-ip:${sha256(`${email.trim().toLowerCase()}\n${ip}`).slice(0, 32)}`;
+}
+
+/** Any other key (a voucher code, an educator, a course), hashed so buckets never hold it in clear. */
+export function keyBucket(prefix: string, kind: string, key: string): string {
+  return `${prefix}:${kind}:${sha256(key).slice(0, 32)}`;
 }

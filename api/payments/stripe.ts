@@ -11,7 +11,6 @@
  *   shows card, device wallets and Klarna; metadata.checkout_id; idempotency key per checkout + amount).
  * - createSetup: a SetupIntent when nothing is charged now (its id is `seti_…`, retrieved the same way).
  * - retrievePayment: Stripe's current view; the engine decides with isPaymentSuccessful (spec 4).
- *   verifyCardPayment / verifyCardRedirect (below) do that whole decision for any PaymentProvider.
  * - errors: every Stripe failure becomes the spec's card-provider problem (spec 8).
  *
  * STRIPE_API_BASE points the SDK at another host (tests use a fake server on 127.0.0.1).
@@ -20,8 +19,7 @@ import Stripe from 'stripe';
 import type { Config } from '../config.ts';
 import type { Db } from '../../db/client.ts';
 import { ProblemError, problems, type Problem } from '../../src/domain/problems.ts';
-import { cardRedirectOutcome } from '../../src/domain/checkout/outcomes.ts';
-import { isPaymentSuccessful, type PaymentError, type PaymentProvider, type PaymentStatus, type ProviderAdapter, type ProviderPayment } from './types.ts';
+import { type PaymentError, type PaymentProvider, type PaymentStatus, type ProviderAdapter, type ProviderPayment } from './types.ts';
 import { receiveStripeWebhook } from './webhooks.ts';
 
 export const STRIPE_PROVIDER = 'stripe';
@@ -255,75 +253,6 @@ function fromSetupIntent(intent: Stripe.SetupIntent, accountId: string | null): 
     lastError: lastError(intent.last_setup_error),
     nextAction: nextAction(intent.next_action),
   };
-}
-
-// ---------------------------------------------------------------------------------------------
-// The decision of spec 4 "Outcomes" for card payments, for any PaymentProvider (Stripe or test).
-// ---------------------------------------------------------------------------------------------
-
-export interface CardExpectation {
-  /** The checkout the payment must belong to (metadata.checkout_id). */
-  checkoutId: string;
-  /** The total the buyer was shown, in pence (not checked for a setup). */
-  amount: number;
-  currency: string;
-}
-
-/**
- * Asks the provider and decides: success when the payment's status is `succeeded` or
- * `requires_capture` (a setup: `succeeded`), and it belongs to this checkout, for exactly this
- * amount and currency. Otherwise throws the spec 8 card problem (the payment's last error mapped,
- * e.g. a decline → 400 with the provider's message; no error → 500).
- */
-export async function verifyCardPayment(provider: PaymentProvider, paymentId: string, expect: CardExpectation): Promise<ProviderPayment> {
-  const payment = await provider.retrievePayment(paymentId);
-  if (!payment) throw new ProblemError(problems.cardProvider(null));
-  if (!belongsTo(payment, expect)) throw new ProblemError(problems.cardProvider(null));
-  if (!isPaymentSuccessful(payment.status) || (isSetup(payment) && payment.status !== 'succeeded')) {
-    throw new ProblemError(problems.cardProvider(payment.lastError ?? null));
-  }
-  return payment;
-}
-
-/**
- * The buyer came back from a redirect (3-D Secure, Klarna…) with `payment_intent_client_secret`
- * and `redirect_status` (spec 2.14). Success only when the returned secret is the stored one and
- * redirect_status is 'succeeded' (spec 4) — and the provider agrees. Any other redirect result is
- * the failed-redirect problem (500).
- */
-export async function verifyCardRedirect(
-  provider: PaymentProvider,
-  input: {
-    paymentId: string;
-    storedClientSecret: string | null | undefined;
-    returnedClientSecret: string | null | undefined;
-    redirectStatus: string | null | undefined;
-  } & CardExpectation,
-): Promise<ProviderPayment> {
-  const outcome = cardRedirectOutcome({
-    expectedClientSecret: input.storedClientSecret,
-    returnedClientSecret: input.returnedClientSecret,
-    redirectStatus: input.redirectStatus,
-  });
-  if (!outcome.ok) throw new ProblemError(outcome.problem);
-  const payment = await provider.retrievePayment(input.paymentId).catch(() => null);
-  const ok =
-    !!payment &&
-    payment.clientSecret === input.storedClientSecret &&
-    belongsTo(payment, input) &&
-    (isSetup(payment) ? payment.status === 'succeeded' : isPaymentSuccessful(payment.status));
-  if (!ok) throw new ProblemError(problems.cardRedirectFailed());
-  return payment;
-}
-
-function isSetup(payment: ProviderPayment): boolean {
-  return (payment as Partial<StripeProviderPayment>).kind === 'setup';
-}
-
-function belongsTo(payment: ProviderPayment, expect: CardExpectation): boolean {
-  if (checkoutIdOf(payment.metadata ?? {}) !== expect.checkoutId) return false;
-  if (isSetup(payment)) return true;
-  return payment.amount === expect.amount && payment.currency.toUpperCase() === expect.currency.toUpperCase();
 }
 
 /**

@@ -28,7 +28,7 @@ import { mainSiteOrigin } from '../auth/site.ts';
 import { changeEmailEmail, changeEmailTakenEmail } from '../auth/emails.ts';
 import { queueMail } from '../mail/index.ts';
 import { clearSessionCookie } from '../http/cookies.ts';
-import { assertUnderLimits, clientIp, emailBucket, ipBucket, recordHits } from '../http/rate-limit.ts';
+import { clientIp, emailBucket, ipBucket, refundHits, takeHits } from '../http/rate-limit.ts';
 import { rebuildReviewAggregates } from '../../db/queries/review-aggregates.ts';
 import type { UserRow } from '../../db/schema/accounts.ts';
 
@@ -130,8 +130,7 @@ export function accountRoutes() {
       { bucket: emailBucket('mail', email), limit: config.RATE_LIMIT_MAIL_PER_EMAIL, windowSeconds: 900 },
       { bucket: ipBucket('mail', clientIp(c)), limit: config.RATE_LIMIT_MAIL_PER_IP, windowSeconds: 900 },
     ];
-    await assertUnderLimits(db, rules, now);
-    await recordHits(db, rules, now);
+    await takeHits(db, rules, now);
     if (email !== user.email) {
       // The same answer whether or not the address is taken; its owner is told instead.
       const taken = await findUserByEmail(db, email);
@@ -169,11 +168,9 @@ export function accountRoutes() {
     }));
     if (user.password_hash && !(await freshFromEmail(c))) {
       const rules = [{ bucket: `password:user:${user.id}`, limit: config.RATE_LIMIT_LOGIN_PER_EMAIL, windowSeconds: 900 }];
-      await assertUnderLimits(db, rules, now);
-      if (!body.currentPassword || !(await verifyPassword(body.currentPassword, user.password_hash))) {
-        await recordHits(db, rules, now);
-        throw wrongPassword();
-      }
+      await takeHits(db, rules, now);
+      if (!body.currentPassword || !(await verifyPassword(body.currentPassword, user.password_hash))) throw wrongPassword();
+      await refundHits(db, rules, now);
     }
     const hash = await hashPassword(body.newPassword, config.SCRYPT_LOG_N);
     await db.updateTable('users').set({ password_hash: hash, updated_at: now }).where('id', '=', user.id).execute();
@@ -191,11 +188,11 @@ export function accountRoutes() {
     if (!(await freshFromEmail(c))) {
       if (user.password_hash) {
         const rules = [{ bucket: `password:user:${user.id}`, limit: config.RATE_LIMIT_LOGIN_PER_EMAIL, windowSeconds: 900 }];
-        await assertUnderLimits(db, rules, now);
+        await takeHits(db, rules, now);
         if (!body.password || !(await verifyPassword(body.password, user.password_hash))) {
-          await recordHits(db, rules, now);
           throw new ProblemError(problems.validation([{ key: 'password', name: 'Password', message: 'is not right' }]));
         }
+        await refundHits(db, rules, now);
       } else if (!body.email || normaliseEmail(body.email) !== user.email) {
         throw new ProblemError(problems.validation([{ key: 'email', name: 'Email', message: 'must be your e-mail address' }]));
       }

@@ -19,6 +19,8 @@ import type { Db, Tx } from '../../db/client.ts';
 import { parseJson } from '../http/parse.ts';
 import { resolveSite, type AppContext } from '../http/context.ts';
 import { isAllowedOrigin } from '../http/cors.ts';
+import { analyticsRules } from '../http/abuse-limits.ts';
+import { takeHits } from '../http/rate-limit.ts';
 import { ProblemError, problems } from '../../src/domain/problems.ts';
 import {
   COURSE_PAGE_VIEW, EDUCATOR_PROFILE_VIEW, ENQUIRY_SUBMITTED, EXTERNAL_REDIRECT, isSocialLinkType,
@@ -109,6 +111,8 @@ export function analyticsRoutes() {
     } else if (name === COURSE_PAGE_VIEW) {
       throw new ProblemError(problems.validation([{ key: 'course_ref', name: 'Course', message: 'is required for a course page view' }]));
     }
+    // Per client and per target; the enquiry event is held to the enquiry limits.
+    await takeHits(db, analyticsRules(c, name, educator.id, courseId, name === ENQUIRY_SUBMITTED), now());
     const properties: Record<string, unknown> = { educator_ref: educator.id, educator_name: educator.name };
     if (courseId) properties.course_ref = courseId;
     if (body.link_type) properties.link_type = body.link_type;

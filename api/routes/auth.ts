@@ -1,5 +1,5 @@
 /**
- * Sign-up, log-in and log-out (issue 4), under /api/auth:
+ * Sign-up, log-in and log-out, under /api/auth:
  *
  * (GET /identity lives in api/routes/identity.ts.)
  *
@@ -18,6 +18,12 @@
  * send either a confirmation or a log-in e-mail; a failed login has one message for both causes and costs
  * the same scrypt time. Sign-up creates the account only when the e-mailed link is used, so nobody can
  * pre-register someone else's address with their own password.
+ *
+ * The password typed at sign-up is chosen by whoever controls the inbox: it is applied only when the link is
+ * followed in the browser that typed it (a nonce cookie set by POST /auth/signup, whose hash the link's token
+ * carries). Followed anywhere else (the owner of an address someone else signed up), the link confirms the
+ * address and logs in without a password (`passwordApplied: false, setPassword: true`): the login page then
+ * takes the owner to their settings to choose one.
  */
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
@@ -28,7 +34,7 @@ import { ProblemError, problems } from '../../src/domain/problems.ts';
 import { validateEmail } from '../../src/domain/email.ts';
 import { authProblems } from '../auth/problems.ts';
 import { hashPassword, sha256, newSecret, verifyDummyPassword, verifyPassword } from '../auth/crypto.ts';
-import { createSession, consumeToken, deleteSessionFamily, issueToken } from '../auth/sessions.ts';
+import { TOKEN_TTL, createSession, consumeToken, deleteSessionFamily, issueToken } from '../auth/sessions.ts';
 import { createUser, educatorIdsOf, findUserByEmail, findUserById, normaliseEmail, toSessionUser } from '../auth/users.ts';
 import { forgetRequestSession, requestSession, requireUser } from '../auth/middleware.ts';
 import { identityOf } from '../auth/identity.ts';
@@ -38,11 +44,14 @@ import { queueMail } from '../mail/index.ts';
 import {
   clearHandoffStateCookie,
   clearSessionCookie,
+  clearSignupNonceCookie,
   readHandoffStateCookie,
+  readSignupNonceCookie,
   setHandoffStateCookie,
   setSessionCookie,
+  setSignupNonceCookie,
 } from '../http/cookies.ts';
-import { assertUnderLimits, clientIp, emailBucket, ipBucket, recordHits, type RateRule } from '../http/rate-limit.ts';
+import { clientIp, emailBucket, emailIpBucket, ipBucket, refundHits, takeHits, type RateRule } from '../http/rate-limit.ts';
 import type { Config } from '../config.ts';
 import type { AuthMethod } from '../../db/schema/accounts.ts';
 import { loggerFor } from '../log.ts';
@@ -77,11 +86,17 @@ function mailRules(c: Context<AppEnv>, email: string): RateRule[] {
   ];
 }
 
+/**
+ * Failed logins: per address from this client (the limit that stops a guesser), per client, and per
+ * address from everywhere (a looser ceiling), so someone else's failures do not lock the owner out.
+ */
 function loginRules(c: Context<AppEnv>, email: string): RateRule[] {
   const config = c.var.deps.config;
+  const ip = clientIp(c);
   return [
-    { bucket: emailBucket('login', email), limit: config.RATE_LIMIT_LOGIN_PER_EMAIL, windowSeconds: WINDOW },
-    { bucket: ipBucket('login', clientIp(c)), limit: config.RATE_LIMIT_LOGIN_PER_IP, windowSeconds: WINDOW },
+    { bucket: emailIpBucket('login', email, ip), limit: config.RATE_LIMIT_LOGIN_PER_EMAIL, windowSeconds: WINDOW },
+    { bucket: ipBucket('login', ip), limit: config.RATE_LIMIT_LOGIN_PER_IP, windowSeconds: WINDOW },
+    { bucket: emailBucket('login', email), limit: config.RATE_LIMIT_LOGIN_PER_EMAIL_ALL_IPS, windowSeconds: WINDOW },
   ];
 }
 
@@ -134,8 +149,7 @@ export function authRoutes() {
     }));
     const email = assertValidEmail(body.email);
     const rules = mailRules(c, email);
-    await assertUnderLimits(db, rules, now);
-    await recordHits(db, rules, now);
+    await takeHits(db, rules, now);
     // Hash in every case, so both answers take the same time.
     const passwordHash = await hashPassword(body.password, config.SCRYPT_LOG_N);
     const redirect = keepRedirect(body.redirect, config);
@@ -146,9 +160,14 @@ export function authRoutes() {
         const token = await issueToken(tx, { purpose: 'magic-link', email, userId: existing.id, payload: { redirect } }, now);
         await queueMail(tx, accountExistsEmail(email, existing.first_name || null, linkUrl(config, token)), { now });
       } else {
+        // One nonce per browser (kept if it already has one, so each of its sign-up links works): the password
+        // chosen here is applied only when the link is followed in this browser.
+        const current = readSignupNonceCookie(c);
+        const nonce = current && /^[A-Za-z0-9_-]{43}$/.test(current) ? current : newSecret();
+        setSignupNonceCookie(c, config, nonce, TOKEN_TTL.signup);
         const token = await issueToken(tx, {
           purpose: 'signup', email,
-          payload: { firstName: body.firstName, lastName: body.lastName, passwordHash, redirect },
+          payload: { firstName: body.firstName, lastName: body.lastName, passwordHash, passwordNonceHash: sha256(nonce), redirect },
         }, now);
         await queueMail(tx, signupEmail(email, body.firstName, linkUrl(config, token)), { now });
       }
@@ -167,8 +186,7 @@ export function authRoutes() {
     }));
     const email = assertValidEmail(body.email);
     const rules = mailRules(c, email);
-    await assertUnderLimits(db, rules, now);
-    await recordHits(db, rules, now);
+    await takeHits(db, rules, now);
     const redirect = keepRedirect(body.redirect, config);
     const existing = await findUserByEmail(db, email);
     await db.transaction().execute(async (tx) => {
@@ -193,12 +211,21 @@ export function authRoutes() {
     const row = await consumeToken(db, body.token, ['magic-link', 'signup'], now);
     if (!row || !row.email) throw new ProblemError(authProblems.invalidToken());
     let userId: string;
+    let passwordApplied = false;
+    // A password was typed at sign-up but not here: the learner is asked to choose one.
+    let setPassword = false;
     if (row.purpose === 'signup') {
-      const payload = row.payload as { firstName?: string; lastName?: string; passwordHash?: string | null };
+      const payload = row.payload as { firstName?: string; lastName?: string; passwordHash?: string | null; passwordNonceHash?: string };
+      // The sign-up password only from the browser that typed it (see the header of this file).
+      const nonce = readSignupNonceCookie(c);
+      passwordApplied = !!payload.passwordHash && typeof payload.passwordNonceHash === 'string' && !!nonce && sha256(nonce) === payload.passwordNonceHash;
       const { user, created } = await createUser(db, {
         email: row.email, firstName: payload.firstName, lastName: payload.lastName,
-        passwordHash: payload.passwordHash ?? null, emailConfirmed: true,
+        passwordHash: passwordApplied ? payload.passwordHash! : null, emailConfirmed: true,
       }, now);
+      if (!created) passwordApplied = false;
+      setPassword = created && !!payload.passwordHash && !passwordApplied;
+      if (passwordApplied) clearSignupNonceCookie(c, config);
       userId = user.id;
       // The address already had an account (created meanwhile): the link proves the address, nothing else changes.
       if (!created && !user.email_confirmed) await db.updateTable('users').set({ email_confirmed: true, updated_at: now }).where('id', '=', user.id).execute();
@@ -210,7 +237,7 @@ export function authRoutes() {
     }
     const user = await startCookieSession(c, userId, 'magic-link');
     const redirect = typeof row.payload.redirect === 'string' ? keepRedirect(row.payload.redirect, config) : null;
-    return c.json({ identity: await identityOf(db, user, c.var.site, config), redirect }, 200, { 'cache-control': 'no-store' });
+    return c.json({ identity: await identityOf(db, user, c.var.site, config), redirect, passwordApplied, setPassword }, 200, { 'cache-control': 'no-store' });
   });
 
   app.post('/auth/login', async (c) => {
@@ -219,15 +246,15 @@ export function authRoutes() {
     const body = await parseJson(c, z.object({ email: emailField, password: z.string().min(1).max(200) }));
     const email = normaliseEmail(body.email);
     const rules = loginRules(c, email);
-    await assertUnderLimits(db, rules, now);
+    // The attempt is counted before the password is checked (one atomic step per bucket), and given back
+    // when it was right: only failures count, and parallel guesses cannot all slip past the limit.
+    await takeHits(db, rules, now);
     const user = await findUserByEmail(db, email);
     const ok = user?.password_hash
       ? await verifyPassword(body.password, user.password_hash)
       : await verifyDummyPassword(body.password, config.SCRYPT_LOG_N);
-    if (!ok || !user) {
-      await recordHits(db, rules, now);
-      throw new ProblemError(authProblems.invalidCredentials());
-    }
+    if (!ok || !user) throw new ProblemError(authProblems.invalidCredentials());
+    await refundHits(db, rules, now);
     const sessionUser = await startCookieSession(c, user.id, 'password');
     return c.json({ identity: await identityOf(db, sessionUser, c.var.site, config) }, 200, { 'cache-control': 'no-store' });
   });

@@ -1,27 +1,35 @@
 /**
- * The checkout (spec 7 "Checkout", issue 5):
+ * The checkout (spec 7 "Checkout"):
  *   POST /api/checkout/initialise/{booking|order|request|date-booking-request|group-booking-request|booking-application}
  *        {checkoutId, courseId, origin, bookedOnURL, utms, occurrenceId?} → the checkout state
  *   GET  /api/checkout/{checkoutId} → the checkout state
  *   POST /api/checkout/{checkoutId}/submit-response {action, payload} → the new checkout state
  *   POST /api/checkout/{checkoutId}/abandon → the state (status "abandoned"; held spaces given back)
  */
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
+import { voucherRules } from '../http/abuse-limits.ts';
+import { refundHits, takeHits } from '../http/rate-limit.ts';
 import { z } from 'zod';
 import type { AppEnv } from '../app.ts';
-import { parseParams } from '../http/parse.ts';
+import { parseParams, readJson } from '../http/parse.ts';
 import { ProblemError, problems } from '../../src/domain/problems.ts';
 import { flowFromSlug } from '../../src/domain/checkout/flows.ts';
 import { abandonCheckout, getCheckout, initialiseCheckout, submitResponse } from '../checkout/engine.ts';
 
 const idParams = z.object({ checkoutId: z.string().min(1).max(200) });
 
-async function jsonBody(c: { req: { json(): Promise<unknown> } }): Promise<unknown> {
-  try {
-    return await c.req.json();
-  } catch {
-    throw new ProblemError(problems.validation([{ key: 'body', message: 'must be a JSON object' }]));
-  }
+const jsonBody = readJson;
+
+const PRICING_ACTIONS = new Set(['pricing options picked', 'order pricing options picked']);
+
+async function voucherGuessRules(c: Context<AppEnv>, checkoutId: string, body: unknown) {
+  if (!body || typeof body !== 'object') return null;
+  const { action, payload } = body as { action?: unknown; payload?: { appliedPromoCode?: unknown } };
+  if (typeof action !== 'string' || !PRICING_ACTIONS.has(action)) return null;
+  const code = payload && typeof payload === 'object' ? payload.appliedPromoCode : undefined;
+  if (typeof code !== 'string' || !code.trim()) return null;
+  const row = await c.var.deps.db.selectFrom('checkouts').select('educator_id').where('id', '=', checkoutId).executeTakeFirst();
+  return row ? voucherRules(c, row.educator_id) : null;
 }
 
 export function checkoutRoutes() {
@@ -37,7 +45,13 @@ export function checkoutRoutes() {
 
   app.post('/checkout/:checkoutId/submit-response', async (c) => {
     const { checkoutId } = parseParams(c, idParams);
-    const state = await submitResponse(c.var.deps, c.var.user, checkoutId, await jsonBody(c));
+    const body = await jsonBody(c);
+    // A promo code or gift card tried in the checkout counts against the voucher-guessing limits (per
+    // client and per educator) until the step accepts it.
+    const rules = await voucherGuessRules(c, checkoutId, body);
+    if (rules) await takeHits(c.var.deps.db, rules, c.var.deps.now());
+    const state = await submitResponse(c.var.deps, c.var.user, checkoutId, body);
+    if (rules) await refundHits(c.var.deps.db, rules, c.var.deps.now());
     c.header('cache-control', 'no-store');
     return c.json(state);
   });

@@ -14,6 +14,8 @@ import { ProblemError, problems, type ProblemProperty } from '../../src/domain/p
 import { loadCourseCatalogue, loadOccurrence } from '../../db/queries/checkout.ts';
 import { costOf } from '../checkout/context.ts';
 import { checkVoucher } from '../checkout/vouchers.ts';
+import { voucherRules } from '../http/abuse-limits.ts';
+import { refundHits, takeHits } from '../http/rate-limit.ts';
 import { invalidVoucherProblem } from '../../src/domain/checkout/problems.ts';
 import { CHECKOUT_ORIGINS } from '../../src/domain/checkout/flows.ts';
 import { checkoutPricesVisible } from '../../src/domain/pricing.ts';
@@ -61,8 +63,12 @@ export function costSummaryRoutes() {
     if (properties.length) throw new ProblemError(problems.validation(properties));
     let voucher = null;
     if (input.voucher_ref) {
+      // A voucher code tried here counts against the same guessing limits as POST /vouchers/validate.
+      const rules = voucherRules(c, cat.educator.id);
+      await takeHits(db, rules, now());
       const check = await checkVoucher(db, { educatorId: cat.educator.id, courseId: cat.course.id, codeOrId: input.voucher_ref, now: now() });
       if (!check.ok) throw new ProblemError(invalidVoucherProblem(check.reason));
+      await refundHits(db, rules, now());
       voucher = { code: check.voucher.code, kind: check.voucher.kind, amount: Number(check.voucher.amount) };
     }
     const summary = costOf(

@@ -22,6 +22,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
+import { clientIp } from '../http/client-ip.ts';
+import { enquiryRules } from '../http/abuse-limits.ts';
+import { refundHits, takeHits } from '../http/rate-limit.ts';
 import type { AppEnv } from '../app.ts';
 import { parseJson } from '../http/parse.ts';
 import { verifyCaptcha } from '../captcha/index.ts';
@@ -74,9 +77,8 @@ const clean = (v: string | null | undefined): string | null => {
 
 function ipHash(c: Context<AppEnv>): string | null {
   const { config } = c.var.deps;
-  const forwarded = config.TRUST_PROXY ? c.req.header('x-forwarded-for')?.split(',')[0]?.trim() : undefined;
-  const ip = forwarded || c.env?.incoming?.socket?.remoteAddress;
-  if (!ip) return null;
+  const ip = clientIp(c);
+  if (ip === 'unknown') return null;
   return createHash('sha256').update(`${config.APP_SECRET}:ip:${ip}`).digest('hex').slice(0, 32);
 }
 
@@ -122,7 +124,15 @@ export function enquiriesRoutes() {
       );
     }
 
-    await verifyCaptcha(c.var.deps, body.captchaToken);
+    // Accepted enquiries per client and per educator each hour; one that fails from here on is given back.
+    const rules = enquiryRules(c, educator.id);
+    await takeHits(db, rules, now());
+    try {
+      await verifyCaptcha(c.var.deps, body.captchaToken);
+    } catch (error) {
+      await refundHits(db, rules, now());
+      throw error;
+    }
 
     // Spec 2.9: the course is attached only when both its slug (the page's course_ref) and its name are present.
     const attached = enquiryCourseDetails({ course_ref: clean(body.details.course_slug), course_name: clean(body.details.course_name) });

@@ -10,11 +10,9 @@ import { parseJson } from '../http/parse.ts';
 import { ProblemError } from '../../src/domain/problems.ts';
 import { CHECKOUT_ORIGINS } from '../../src/domain/checkout/flows.ts';
 import { checkGiftCard, checkVoucher } from '../checkout/vouchers.ts';
-import { assertUnderLimits, clientIp, recordHits } from '../http/rate-limit.ts';
+import { voucherRules } from '../http/abuse-limits.ts';
+import { refundHits, takeHits } from '../http/rate-limit.ts';
 import { formatGiftCode } from '../../src/domain/gifts.ts';
-
-/** Wrong codes one address may try in an hour before being told to wait (a learner mistypes a few times at most). */
-const GIFT_CODE_FAILURES_PER_HOUR = 20;
 import { invalidVoucherProblem } from '../../src/domain/checkout/problems.ts';
 
 const body = z.object({
@@ -29,24 +27,24 @@ export function vouchersRoutes() {
   app.post('/vouchers/validate', async (c) => {
     const input = await parseJson(c, body);
     const { db, now } = c.var.deps;
+    // Every look-up counts against the guessing limits until it turns out right (then it is given back).
+    const rules = voucherRules(c, input.educator_ref);
+    await takeHits(db, rules, now());
     const course = await db.selectFrom('courses').select(['id']).where('id', '=', input.course_ref).where('educator_id', '=', input.educator_ref).executeTakeFirst();
     if (!course) throw new ProblemError(invalidVoucherProblem('wrongCourse'));
     const check = await checkVoucher(db, { educatorId: input.educator_ref, courseId: course.id, codeOrId: input.code, now: now() });
     if (!check.ok && check.reason === 'unknown') {
-      // "Apply promo code or gift card": one of the educator's gift cards. Wrong guesses are counted per address, so
-      // codes cannot be tried in bulk (on top of 2^79 possible codes).
-      const rules = [{ bucket: `gift-code:${clientIp(c)}`, limit: GIFT_CODE_FAILURES_PER_HOUR, windowSeconds: 3600 }];
-      await assertUnderLimits(db, rules, now());
+      // "Apply promo code or gift card": one of the educator's gift cards, under the same guessing limits (on top of
+      // 2^79 possible codes).
       const gift = await checkGiftCard(db, { educatorId: input.educator_ref, code: input.code, checkoutId: null, now: now() });
-      if (!gift) {
-        await recordHits(db, rules, now());
-        throw new ProblemError(invalidVoucherProblem('unknown'));
-      }
+      if (!gift) throw new ProblemError(invalidVoucherProblem('unknown'));
       if (!gift.ok) throw new ProblemError(invalidVoucherProblem(gift.reason));
+      await refundHits(db, rules, now());
       // The checkout takes the code itself (the card's id is not what the learner typed).
       return c.json({ voucher_id: gift.card.code, code: formatGiftCode(gift.card.code), kind: 'giftCard', amount: gift.spendable, currency: gift.card.currency });
     }
     if (!check.ok) throw new ProblemError(invalidVoucherProblem(check.reason));
+    await refundHits(db, rules, now());
     const v = check.voucher;
     return c.json({ voucher_id: v.id, code: v.code, kind: v.kind, amount: Number(v.amount), currency: v.currency });
   });

@@ -8,7 +8,11 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, extname } from 'node:path';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync, type BrotliOptions } from 'node:zlib';
+
+const brotliAsync = promisify(brotliCompress) as (data: Buffer, options: BrotliOptions) => Promise<Buffer>;
+const gzipAsync = promisify(gzip) as (data: Buffer, options: { level: number }) => Promise<Buffer>;
 
 const COMPRESSIBLE = new Set(['.html', '.css', '.js', '.mjs', '.json', '.xml', '.svg', '.txt', '.ics', '.webmanifest']);
 /** Below this, compression saves too little to be worth a second and third file. */
@@ -18,14 +22,31 @@ export function isCompressible(path: string, size: number): boolean {
   return size >= MIN_COMPRESS_BYTES && COMPRESSIBLE.has(extname(path).toLowerCase());
 }
 
-/** Brotli at quality 11 for text that is written once and read many times; gzip at level 9 for older clients. */
-export function compressedSiblings(data: Buffer): { br: Buffer; gz: Buffer } {
-  return {
-    br: brotliCompressSync(data, {
-      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: data.length },
-    }),
-    gz: gzipSync(data, { level: 9 }),
-  };
+export interface CompressOptions {
+  /**
+   * Brotli quality, 11 by default (text written once and read many times). A whole build passes less for its
+   * pages: quality 11 costs ~40× the time of 6 (~130 ms against ~3 ms for a 28 KB page) for ~10 % fewer bytes.
+   */
+  brotliQuality?: number;
+}
+
+const brotliOptions = (data: Buffer, options: CompressOptions): BrotliOptions => ({
+  params: { [constants.BROTLI_PARAM_QUALITY]: options.brotliQuality ?? 11, [constants.BROTLI_PARAM_SIZE_HINT]: data.length },
+});
+
+/** Brotli (quality 11 unless told) for text that is written once and read many times; gzip at level 9 for older clients. */
+export function compressedSiblings(data: Buffer, options: CompressOptions = {}): { br: Buffer; gz: Buffer } {
+  return { br: brotliCompressSync(data, brotliOptions(data, options)), gz: gzipSync(data, { level: 9 }) };
+}
+
+/**
+ * The same on libuv's thread pool: a page at quality 11 takes ~130 ms of CPU, which must not stall the
+ * server's event loop when the publisher re-renders pages in the server process; a build compresses
+ * several files at once this way.
+ */
+export async function compressedSiblingsAsync(data: Buffer, options: CompressOptions = {}): Promise<{ br: Buffer; gz: Buffer }> {
+  const [br, gz] = await Promise.all([brotliAsync(data, brotliOptions(data, options)), gzipAsync(data, { level: 9 })]);
+  return { br, gz };
 }
 
 async function writeAtomic(path: string, data: Buffer | string): Promise<void> {
@@ -40,11 +61,11 @@ async function writeAtomic(path: string, data: Buffer | string): Promise<void> {
 }
 
 /** Writes a site file and, where worth it, its .br and .gz siblings, each swapped in atomically. */
-export async function writeSiteFile(path: string, data: Buffer | string): Promise<void> {
+export async function writeSiteFile(path: string, data: Buffer | string, options: CompressOptions = {}): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const buffer = typeof data === 'string' ? Buffer.from(data) : data;
   if (isCompressible(path, buffer.length)) {
-    const { br, gz } = compressedSiblings(buffer);
+    const { br, gz } = await compressedSiblingsAsync(buffer, options);
     await writeAtomic(`${path}.br`, br);
     await writeAtomic(`${path}.gz`, gz);
   } else {

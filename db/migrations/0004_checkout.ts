@@ -1,12 +1,11 @@
 /**
- * The checkout (issue 5): checkouts, space holds, the outcomes (bookings, orders, requests, applications),
+ * The checkout: checkouts, space holds, the outcomes (bookings, orders, requests, applications),
  * checkout payments, the built-in test payment provider, learners' saved form answers, platform-fee
  * settings and restricted-course access.
  * Dialect-neutral: text ids, bigint epoch seconds, integer pence, JSON as text (db/codec.ts).
  */
 import type { Kysely } from 'kysely';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDb = Kysely<any>;
 
 export async function up(db: AnyDb): Promise<void> {

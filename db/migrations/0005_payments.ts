@@ -1,11 +1,10 @@
 /**
- * Payments (issue 6): the provider account of each educator (Stripe connected account, PayPal merchant)
+ * Payments: the provider account of each educator (Stripe connected account, PayPal merchant)
  * and the provider events (webhooks) already received, so that each is handled once.
  * Dialect-neutral: text ids, bigint epoch seconds, JSON as text (db/codec.ts).
  */
 import type { Kysely } from 'kysely';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDb = Kysely<any>;
 
 export async function up(db: AnyDb): Promise<void> {

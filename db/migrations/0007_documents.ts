@@ -1,10 +1,9 @@
 /**
- * Documents and booking changes (issue 6 item 5): invoice number counters, the number issued to each
+ * Documents and booking changes: invoice number counters, the number issued to each
  * booking / order, and booking cancellations. Dialect-neutral: text ids, bigint epoch seconds, integer pence.
  */
 import type { Kysely } from 'kysely';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDb = Kysely<any>;
 
 export async function up(db: AnyDb): Promise<void> {

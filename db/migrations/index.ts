@@ -9,6 +9,8 @@ import * as m0006 from './0006_catalogue_indexes.ts';
 import * as m0007 from './0007_documents.ts';
 import * as m0010 from './0010_mail_outbox.ts';
 import * as m0020 from './0020_payment_reconciliation.ts';
+import * as m0030 from './0030_page_changes.ts';
+import * as m0031 from './0031_published_carousels.ts';
 import * as m0040 from './0040_search_read_model.ts';
 import * as m0050 from './0050_phone_e164.ts';
 import * as m0070 from './0070_checkouts_without_course.ts';
@@ -24,6 +26,8 @@ export const migrations: Record<string, Migration> = {
   '0007_documents': m0007,
   '0010_mail_outbox': m0010,
   '0020_payment_reconciliation': m0020,
+  '0030_page_changes': m0030,
+  '0031_published_carousels': m0031,
   '0040_search_read_model': m0040,
   '0050_phone_e164': m0050,
   '0070_checkouts_without_course': m0070,

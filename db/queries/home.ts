@@ -8,6 +8,7 @@ export async function listHomeEducators(db: Db, limit = 60) {
     .select(['e.id', 'e.slug', 'e.name', 'e.logo_url', 'e.address', 'a.count as review_count', 'a.rating as review_rating'])
     .orderBy('a.count', 'desc')
     .orderBy('e.name')
+    .orderBy('e.id')
     .limit(limit)
     .execute();
 }

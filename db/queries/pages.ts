@@ -6,6 +6,7 @@
  * build in a handful of bulk queries (loadPublicCatalogue, memoised per database handle) and every
  * page model is assembled from memory. Only published courses are shown; archived reviews never.
  */
+import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../client.ts';
 import type {
@@ -16,6 +17,7 @@ import { listedOccurrences, nextBookableOccurrence } from '../../src/domain/pric
 import type { Occurrence as DomainOccurrence } from '../../src/domain/entities.ts';
 import { COURSE_CAROUSEL_SIZE } from '../../src/domain/carousel.ts';
 import { studentTravelLocationIds, toCourseCard, type CourseCardRow } from './course-cards.ts';
+import { listCategoriesWithCounts, listHomeEducators } from './home.ts';
 
 /** Reviews kept per educator for the first page of the reviews page (plus one to know if more exist). */
 export const EDUCATOR_REVIEWS_FIRST_PAGE = 10;
@@ -116,24 +118,49 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
-async function readCatalogue(db: Db, now: number): Promise<PublicCatalogue> {
+/**
+ * The catalogue of some educators only (the publisher re-renders a few educators' pages): the same models as
+ * {@link loadPublicCatalogue} builds for them, from queries restricted to them. `cardsByCategory` then holds
+ * only their cards; pages that list a whole category read {@link topCategoryCards} instead.
+ */
+export function loadEducatorCatalogue(db: Db, educatorIds: ReadonlyArray<string>, now: number = Math.floor(Date.now() / 1000)): Promise<PublicCatalogue> {
+  return readCatalogue(db, now, [...new Set(educatorIds)]);
+}
+
+async function readCatalogue(db: Db, now: number, only?: string[]): Promise<PublicCatalogue> {
+  // With `only`, every query is restricted to those educators (an empty list reads nothing).
+  const ids = only && only.length > 0 ? only : ['\u0000'];
+  const ofCourses = <Q extends { where: (...args: any[]) => Q }>(q: Q): Q =>
+    only ? q.where('course_id', 'in', (eb: any) => eb.selectFrom('courses').select('id').where('educator_id', 'in', ids)) : q;
+  const ofEducators = <Q extends { where: (...args: any[]) => Q }>(q: Q, column = 'educator_id'): Q =>
+    only ? q.where(column, 'in', ids) : q;
   const [
     educators, categories, aggregates, courses, allCourseNames, collections, collectionCourses,
     occurrences, offers, addOns, faqs, lessons, locations,
   ] = await Promise.all([
-    db.selectFrom('educators').selectAll().orderBy('name').execute(),
-    db.selectFrom('categories').selectAll().orderBy('name').execute(),
-    db.selectFrom('review_aggregates').selectAll().execute(),
-    db.selectFrom('courses').selectAll().where('published', '=', true).orderBy('created_at').orderBy('id').execute(),
-    db.selectFrom('courses').select(['id', 'slug', 'name', 'published']).execute(),
-    db.selectFrom('collections').selectAll().where('published', '=', true).orderBy('position').orderBy('name').execute(),
-    db.selectFrom('collection_courses').selectAll().orderBy('position').execute(),
-    db.selectFrom('occurrences').selectAll().where('visibility', '=', 'public').where('end_datetime', '>', now).orderBy('start_datetime').execute(),
-    db.selectFrom('offers').selectAll().orderBy('position').execute(),
-    db.selectFrom('add_ons').selectAll().orderBy('position').execute(),
-    db.selectFrom('faqs').selectAll().execute(),
-    db.selectFrom('lessons').selectAll().execute(),
-    db.selectFrom('locations').selectAll().execute(),
+    ofEducators(db.selectFrom('educators').selectAll(), 'id').orderBy('name').orderBy('id').execute(),
+    db.selectFrom('categories').selectAll().orderBy('name').orderBy('id').execute(),
+    (only
+      ? db.selectFrom('review_aggregates').selectAll().where((eb) => eb.or([
+        eb.and([eb('subject_type', '=', 'educator'), eb('subject_id', 'in', ids)]),
+        eb.and([eb('subject_type', '=', 'course'), eb('subject_id', 'in', eb.selectFrom('courses').select('id').where('educator_id', 'in', ids))]),
+      ]))
+      : db.selectFrom('review_aggregates').selectAll()).execute(),
+    ofEducators(db.selectFrom('courses').selectAll().where('published', '=', true)).orderBy('created_at').orderBy('id').execute(),
+    (only
+      ? db.selectFrom('courses').select(['id', 'slug', 'name', 'published'])
+        .where('id', 'in', (eb) => eb.selectFrom('reviews').select('course_id').where('educator_id', 'in', ids).where('course_id', 'is not', null) as any)
+      : db.selectFrom('courses').select(['id', 'slug', 'name', 'published'])).execute(),
+    ofEducators(db.selectFrom('collections').selectAll().where('published', '=', true)).orderBy('position').orderBy('name').orderBy('id').execute(),
+    (only
+      ? db.selectFrom('collection_courses').selectAll().where('collection_id', 'in', (eb) => eb.selectFrom('collections').select('id').where('educator_id', 'in', ids))
+      : db.selectFrom('collection_courses').selectAll()).orderBy('position').orderBy('collection_id').orderBy('course_id').execute(),
+    ofCourses(db.selectFrom('occurrences').selectAll().where('visibility', '=', 'public').where('end_datetime', '>', now)).orderBy('start_datetime').orderBy('id').execute(),
+    ofCourses(db.selectFrom('offers').selectAll()).orderBy('position').orderBy('id').execute(),
+    ofCourses(db.selectFrom('add_ons').selectAll()).orderBy('position').orderBy('id').execute(),
+    ofEducators(db.selectFrom('faqs').selectAll()).execute(),
+    ofEducators(db.selectFrom('lessons').selectAll()).execute(),
+    ofEducators(db.selectFrom('locations').selectAll()).execute(),
   ]);
 
   // First page of reviews per educator and per course (window functions work on SQLite and PostgreSQL).
@@ -141,12 +168,16 @@ async function readCatalogue(db: Db, now: number): Promise<PublicCatalogue> {
     'id', 'educator_id', 'course_id', 'entity', 'rating', 'verified', 'source_key', 'source_label', 'external_url',
     'reviewer_id', 'reviewer_name', 'public_message', 'response_message', 'response_created_at', 'created_at',
   ] as const;
+  // Every list above has a total order (ids break ties): PostgreSQL returns tied rows in whatever order its
+  // plan gives, which differs between reading the whole catalogue and a few educators' rows.
+  // Restricted to the educators' own reviews (a course's reviews are its educator's).
+  const ofReviews = <Q extends { where: (...args: any[]) => Q }>(q: Q): Q => (only ? q.where('educator_id', 'in', ids) : q);
   const [educatorReviewRows, courseReviewRows, educatorReviewCounts, courseReviewCounts] = await Promise.all([
     db
       .selectFrom((eb) =>
-        eb.selectFrom('reviews').select(reviewColumns)
+        ofReviews(eb.selectFrom('reviews').select(reviewColumns)
           .select(sql<number>`row_number() over (partition by educator_id order by created_at desc, id desc)`.as('rn'))
-          .where('archived_at', 'is', null)
+          .where('archived_at', 'is', null))
           .as('r'))
       .selectAll()
       .where('rn', '<=', EDUCATOR_REVIEWS_FIRST_PAGE)
@@ -154,17 +185,17 @@ async function readCatalogue(db: Db, now: number): Promise<PublicCatalogue> {
       .execute(),
     db
       .selectFrom((eb) =>
-        eb.selectFrom('reviews').select(reviewColumns)
+        ofReviews(eb.selectFrom('reviews').select(reviewColumns)
           .select(sql<number>`row_number() over (partition by course_id order by created_at desc, id desc)`.as('rn'))
           .where('archived_at', 'is', null)
-          .where('course_id', 'is not', null)
+          .where('course_id', 'is not', null))
           .as('r'))
       .selectAll()
       .where('rn', '<=', COURSE_REVIEWS_INLINE)
       .orderBy('course_id').orderBy('rn')
       .execute(),
-    db.selectFrom('reviews').select(['educator_id', (eb) => eb.fn.countAll<number>().as('n')]).where('archived_at', 'is', null).groupBy('educator_id').execute(),
-    db.selectFrom('reviews').select(['course_id', (eb) => eb.fn.countAll<number>().as('n')]).where('archived_at', 'is', null).where('course_id', 'is not', null).groupBy('course_id').execute(),
+    ofReviews(db.selectFrom('reviews').select(['educator_id', (eb) => eb.fn.countAll<number>().as('n')]).where('archived_at', 'is', null)).groupBy('educator_id').execute(),
+    ofReviews(db.selectFrom('reviews').select(['course_id', (eb) => eb.fn.countAll<number>().as('n')]).where('archived_at', 'is', null).where('course_id', 'is not', null)).groupBy('course_id').execute(),
   ]);
 
   const courseNames = new Map(allCourseNames.map((c) => [c.id, c]));
@@ -361,3 +392,100 @@ export function carouselCards(cards: ReadonlyArray<CourseCard>, excludeCourseId?
 }
 
 export type { Course, Educator, DurationPricing, EducatorTravelSettings, StudentTravelSettings };
+
+/** Candidates read per list: more than any list shows, so ties at its end are settled by the same order as the build's. */
+const TOP_CANDIDATES = 60;
+
+/**
+ * The best published course cards by relevance (rating × review count, newest, id) — of one category, or of
+ * the whole catalogue — without reading the catalogue: the search read model (course_search) names the
+ * candidates, and only their educators are read.
+ */
+export async function topCards(
+  db: Db,
+  options: { categoryId?: string | null; limit: number; now?: number },
+): Promise<CourseCard[]> {
+  let query = db.selectFrom('course_search').innerJoin('educators', 'educators.id', 'course_search.educator_id')
+    .select(['course_search.course_id', 'course_search.educator_id'])
+    .where('course_search.published', '=', true);
+  if (options.categoryId !== undefined) query = query.where('course_search.category_id', '=', options.categoryId);
+  const candidates = await query
+    .orderBy('course_search.popularity', 'desc').orderBy('course_search.created_at', 'desc').orderBy('course_search.course_id')
+    .limit(Math.max(TOP_CANDIDATES, options.limit * 2))
+    .execute();
+  if (candidates.length === 0) return [];
+  const data = await loadEducatorCatalogue(db, candidates.map((c) => c.educator_id), options.now);
+  const wanted = new Set(candidates.map((c) => c.course_id));
+  const createdAt = new Map<string, number>();
+  const cards: CourseCard[] = [];
+  for (const m of data.educators) {
+    for (const c of m.courses) {
+      if (!wanted.has(c.course.id)) continue;
+      createdAt.set(c.course.id, Number(c.course.created_at));
+      cards.push(c.card);
+    }
+  }
+  return cards.sort(relevanceOrder(createdAt)).slice(0, options.limit);
+}
+
+/** A category's listing page: how many published courses it has and its first cards. */
+export async function categoryListing(db: Db, categoryId: string, limit: number, now?: number): Promise<{ total: number; cards: CourseCard[] }> {
+  const [count, cards] = await Promise.all([
+    db.selectFrom('courses').innerJoin('educators', 'educators.id', 'courses.educator_id')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('courses.published', '=', true).where('courses.category_id', '=', categoryId)
+      .executeTakeFirstOrThrow(),
+    topCards(db, { categoryId, limit, now }),
+  ]);
+  return { total: Number(count.n), cards };
+}
+
+export interface HomeModel {
+  educators: Awaited<ReturnType<typeof listHomeEducators>>;
+  categories: Awaited<ReturnType<typeof listCategoriesWithCounts>>;
+  /** Popular courses: the carousel's cards in relevance order. */
+  popular: CourseCard[];
+}
+
+export async function loadHomeModel(db: Db, now?: number): Promise<HomeModel> {
+  const [educators, categories, popular] = await Promise.all([
+    listHomeEducators(db, 60), listCategoriesWithCounts(db), topCards(db, { limit: COURSE_CAROUSEL_SIZE, now }),
+  ]);
+  return { educators, categories, popular };
+}
+
+export interface CategoryPageModel {
+  category: CategoryModel;
+  categories: CategoryModel[];
+  total: number;
+  cards: CourseCard[];
+}
+
+/** Cards a category page shows before the search island takes over. */
+export const CATEGORY_FIRST_PAGE = 24;
+
+export async function loadCategoryPageModel(db: Db, categoryId: string, now?: number): Promise<CategoryPageModel | null> {
+  const categories = await db.selectFrom('categories').select(['id', 'slug', 'name']).orderBy('name').execute();
+  const category = categories.find((c) => c.id === categoryId);
+  if (!category) return null;
+  const { total, cards } = await categoryListing(db, categoryId, CATEGORY_FIRST_PAGE, now);
+  return { category, categories, total, cards };
+}
+
+/** Cards of a category carousel: its first cards in relevance order (carouselCards leaves out the page's own). */
+export const CATEGORY_CAROUSEL_SOURCE = COURSE_CAROUSEL_SIZE + 1;
+
+/** A digest of what a category's carousel shows, to tell whether its course pages must be written again. */
+export function carouselDigest(cards: ReadonlyArray<CourseCard>): string {
+  return createHash('sha256').update(JSON.stringify(cards.slice(0, CATEGORY_CAROUSEL_SOURCE))).digest('base64url');
+}
+
+/** Records the carousel as written; returns the digest it replaced (null when none was recorded). */
+export async function recordCarousel(db: Db, categoryId: string, digest: string): Promise<string | null> {
+  const before = await db.selectFrom('published_carousels').select('digest').where('category_id', '=', categoryId).executeTakeFirst();
+  if (before?.digest === digest) return digest;
+  await db.insertInto('published_carousels').values({ category_id: categoryId, digest })
+    .onConflict((oc) => oc.column('category_id').doUpdateSet({ digest }))
+    .execute();
+  return before?.digest ?? null;
+}

@@ -1,5 +1,5 @@
 /**
- * Tables of documents and booking changes (migration 0007, issue 6 item 5): invoice numbering, the number
+ * Tables of documents and booking changes (migration 0007): invoice numbering, the number
  * issued to each booking / order, and booking cancellations with their refunds.
  * Times are epoch seconds, money integer pence.
  */

@@ -145,7 +145,9 @@ export async function resetCatalogue(db: AnyDb): Promise<void> {
         // Children of the occurrence series first, then the rest.
         if (table === 'occurrences') await trx.deleteFrom('occurrences').where('parent_ref', 'is not', null).execute();
         await trx.deleteFrom(table).execute();
+        if (table === 'catalogue_meta') await pausePageChanges(trx);
       }
+      await resumePageChanges(trx);
     });
   } finally {
     for (const [table, column] of RESET_TEMP_INDEXES) {
@@ -157,6 +159,29 @@ export async function resetCatalogue(db: AnyDb): Promise<void> {
 /** Generates the catalogue and writes it, then the review aggregates and catalogue_meta. */
 export async function loadCatalogue(db: AnyDb, options: LoadOptions = {}): Promise<LoadResult> {
   const started = performance.now();
+  await pausePageChanges(db);
+  try {
+    return await load(db, options, started);
+  } finally {
+    await resumePageChanges(db);
+  }
+}
+
+/**
+ * A bulk load is published by the full build that follows it, so the change feed's triggers stay silent
+ * meanwhile (db/migrations/0030_page_changes.ts) and the feed is emptied afterwards.
+ */
+async function pausePageChanges(db: AnyDb): Promise<void> {
+  await db.deleteFrom('catalogue_meta').where('key', '=', 'page_changes_paused').execute();
+  await db.insertInto('catalogue_meta').values({ key: 'page_changes_paused', value: '1' }).execute();
+}
+
+async function resumePageChanges(db: AnyDb): Promise<void> {
+  await db.deleteFrom('catalogue_meta').where('key', '=', 'page_changes_paused').execute();
+  await db.deleteFrom('page_changes').execute();
+}
+
+async function load(db: AnyDb, options: LoadOptions, started: number): Promise<LoadResult> {
   const seed = options.seed ?? DEFAULT_SEED;
   const educators = options.educators ?? DEFAULT_EDUCATORS;
   const now = options.now ?? todayAnchor();

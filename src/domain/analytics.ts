@@ -33,8 +33,8 @@ export function normaliseWebsiteUrl(url: string | null | undefined): string {
   return /^https?:\/\//i.test(value) ? value : `https://${value}`;
 }
 
-/** Spec 2.8: the set profile links, in display order; an empty list hides the section. */
-export function profileSocialLinks(links: Partial<Record<string, string | null>> | null | undefined): { type: ProfileSocialType; href: string }[] {
+/** Spec 2.8: the set profile links, in display order; an empty list hides the section. The website is not a profile. */
+export function profileSocialLinks(links: Partial<Record<ProfileSocialType | 'web', string | null>> | null | undefined): { type: ProfileSocialType; href: string }[] {
   if (!links) return [];
   return PROFILE_SOCIAL_TYPES.filter((type) => !!links[type]?.trim()).map((type) => ({ type, href: normaliseWebsiteUrl(links[type]) }));
 }

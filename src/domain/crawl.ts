@@ -30,12 +30,16 @@ export function courseCanonicalContext(educatorSlug: string, courseSlug: string)
 export function marketplaceSitemapPaths(input: { categorySlugs: ReadonlyArray<string>; educators: ReadonlyArray<SitemapEducator> }): string[] {
   const paths = ['/'];
   for (const slug of input.categorySlugs) paths.push(`/courses/${slug}`);
-  for (const educator of input.educators) {
-    if (!hasMarketplacePages(educator.slug)) continue;
-    paths.push(`/${educator.slug}`, `/${educator.slug}/courses`, `/${educator.slug}/reviews`);
-    for (const course of educator.courseSlugs) {
-      if (courseCanonicalContext(educator.slug, course) === 'marketplace') paths.push(`/${educator.slug}/${course}`);
-    }
+  for (const educator of input.educators) paths.push(...marketplaceEducatorSitemapPaths(educator));
+  return paths;
+}
+
+/** One educator's part of the marketplace sitemap. */
+export function marketplaceEducatorSitemapPaths(educator: SitemapEducator): string[] {
+  if (!hasMarketplacePages(educator.slug)) return [];
+  const paths = [`/${educator.slug}`, `/${educator.slug}/courses`, `/${educator.slug}/reviews`];
+  for (const course of educator.courseSlugs) {
+    if (courseCanonicalContext(educator.slug, course) === 'marketplace') paths.push(`/${educator.slug}/${course}`);
   }
   return paths;
 }

@@ -54,11 +54,6 @@ export function validateEmail(input: unknown): string | null {
   return null;
 }
 
-/** True when the address passes every spec 5 rule. */
-export function isValidEmail(input: unknown): input is string {
-  return validateEmail(input) === null;
-}
-
 /** The invalid-email-address problem for the input, or null when valid. */
 export function emailProblem(input: unknown): Problem | null {
   const message = validateEmail(input);

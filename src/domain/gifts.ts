@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { TZDate } from '@date-fns/tz';
-import { isValidEmail } from './email.ts';
+import { validateEmail } from './email.ts';
 import type { ProblemProperty } from './problems.ts';
 import { DEFAULT_TIME_ZONE } from './time.ts';
 import { MAX_GIFT_MESSAGE, type GiftDetails } from './gift-limits.ts';
@@ -105,7 +105,7 @@ export function validateGiftDetails(details: GiftDetails, now: number): ProblemP
   need('recipientName', "Recipient's name");
   for (const [key, name] of [['buyerEmail', 'Your email'], ['recipientEmail', "Recipient's email"]] as const) {
     if (!details[key].trim()) out.push({ key: `payload.${key}`, name, message: 'is required' });
-    else if (!isValidEmail(details[key].trim())) out.push({ key: `payload.${key}`, name, message: 'is not a valid email address' });
+    else if (validateEmail(details[key].trim()) !== null) out.push({ key: `payload.${key}`, name, message: 'is not a valid email address' });
   }
   if (details.message.length > MAX_GIFT_MESSAGE) out.push({ key: 'payload.message', name: 'Message', message: `must be at most ${MAX_GIFT_MESSAGE} characters` });
   const today = londonDate(now);

@@ -166,13 +166,6 @@ export function educatorAddReviewLink(context: AppContext, target: LinkTarget): 
   return { href: `${minisiteOrigin(target.educatorSlug, target.host, target.protocol)}/reviews/add-review`, newTab: true, rel: 'nofollow' };
 }
 
-/** Spec 2.3: the add-review link for a course, or for the educator when no course slug is given. */
-export function addReviewLink(context: AppContext, target: LinkTarget & { courseSlug?: string | null }): NofollowLink {
-  return target.courseSlug
-    ? courseAddReviewLink(context, { ...target, courseSlug: target.courseSlug })
-    : educatorAddReviewLink(context, target);
-}
-
 /** Spec 2.4 context rule applied to a path relative to the educator ('/{courseSlug}/…'). */
 function educatorScopedLink(context: AppContext, target: LinkTarget, path: string): Link {
   if (context === 'marketplace') return { href: `/${target.educatorSlug}${path}`, newTab: false };
@@ -263,11 +256,6 @@ export function adminLinks(adminHost: string, educatorId: string): AdminLinks {
     profile: `${base}/profile${context}`,
     course: (courseId: string) => ({ href: `${base}/courses/${courseId}${context}`, newTab: true }),
   };
-}
-
-/** Spec 2.5: a course in the admin dashboard, {adminHost}/courses/{courseId}?educator-context={educatorId}, new tab. */
-export function adminCourseLink(adminHost: string, educatorId: string, courseId: string): Link {
-  return adminLinks(adminHost, educatorId).course(courseId);
 }
 
 /**

@@ -72,9 +72,12 @@ export function deliveryBadges(course: { delivery?: ReadonlyArray<DeliveryMode> 
   return badges;
 }
 
-/** Spec 2.13 (12): the Location section is hidden for on-request courses, online delivery, or without an address. */
-export function showLocationSection(input: { courseType?: string | null; delivery?: string | null; addressText?: string | null }): boolean {
+/**
+ * Spec 2.13 (12): the Location section is hidden for on-request courses, online delivery, or without an
+ * address. A course is delivered online unless one of its modes meets in a place (in person or hybrid).
+ */
+export function showLocationSection(input: { courseType?: string | null; deliveryModes?: ReadonlyArray<string> | null; addressText?: string | null }): boolean {
   if (input.courseType === 'on-request') return false;
-  if (input.delivery === 'online') return false;
+  if (!(input.deliveryModes ?? []).some((mode) => mode === 'in-person' || mode === 'hybrid')) return false;
   return !!input.addressText?.trim();
 }

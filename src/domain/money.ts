@@ -32,37 +32,6 @@ export function money(amount: number, currency: Currency = DEFAULT_CURRENCY): Mo
   return { amount, currency };
 }
 
-function assertSameCurrency(a: Money, b: Money): void {
-  if (a.currency !== b.currency) {
-    throw new ProblemError(problems.invalidCurrency(`Expected ${a.currency}`));
-  }
-}
-
-/** Spec 5: adding requires the same currency ('Expected GBP' when `a` is GBP). */
-export function addMoney(a: Money, b: Money): Money {
-  assertSameCurrency(a, b);
-  return money(a.amount + b.amount, a.currency);
-}
-
-/** Spec 5: subtracting requires the same currency ('Expected GBP' when `a` is GBP). */
-export function subtractMoney(a: Money, b: Money): Money {
-  assertSameCurrency(a, b);
-  return money(a.amount - b.amount, a.currency);
-}
-
-/** Sums a list of Money in `currency` (an empty list is zero). */
-export function sumMoney(items: ReadonlyArray<Money>, currency: Currency = DEFAULT_CURRENCY): Money {
-  return items.reduce((total, item) => addMoney(total, item), money(0, currency));
-}
-
-/** Multiplies by an integer quantity (e.g. offer price × quantity). */
-export function multiplyMoney(value: Money, quantity: number): Money {
-  if (!Number.isInteger(quantity)) {
-    throw new ProblemError(problems.invalidCurrency('Expected an integer quantity'));
-  }
-  return money(value.amount * quantity, value.currency);
-}
-
 /** Number of minor-unit digits of a currency (2 for GBP, 0 for JPY). */
 export function currencyDigits(currency: Currency): number {
   return new Intl.NumberFormat(MONEY_LOCALE, { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;

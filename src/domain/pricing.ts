@@ -16,11 +16,6 @@ export function offerPrice(item: Pick<Offer, 'price'> | Pick<AddOn, 'price'>): n
   return typeof item.price === 'number' && item.price > 0 ? item.price : 0;
 }
 
-/** Spec 3: price 0 or missing means Free. */
-export function isFreeOffer(item: Pick<Offer, 'price'>): boolean {
-  return offerPrice(item) === 0;
-}
-
 /**
  * Spec 2.14 / 5 / 2.15: some offer (or add-on) costs more than 0. Drives the
  * Payment step in booking and order, the promo code box and the invoice/receipt button.
@@ -210,11 +205,6 @@ export interface SpacesInput {
   course?: Pick<CourseLike, 'spaces'> | null;
   selected?: ReadonlyArray<SelectedOffer>;
   offers?: ReadonlyArray<Pick<Offer, '_id' | 'spaces'>>;
-}
-
-/** Spec 5: available spaces = pool − spaces already selected (may go below 0 when over-selected). */
-export function availableSpaces(input: SpacesInput): number {
-  return baseSpaces(input) - spacesSelected(input.selected ?? [], input.offers ?? []);
 }
 
 /** Spec 5: maximum quantity of an offer = its current quantity + available spaces (as written in the spec). */

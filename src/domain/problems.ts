@@ -45,6 +45,7 @@ export const PROBLEM_SLUGS = {
   captchaFailedToGenerate: 'captcha/failed-to-generate',
   invalidEducatorId: 'analytics/invalid-educator-id',
   invalidLinkType: 'analytics/invalid-educator-link-type',
+  serviceBusy: 'generic/service-busy',
 } as const;
 
 export type ProblemSlug = (typeof PROBLEM_SLUGS)[keyof typeof PROBLEM_SLUGS];
@@ -79,11 +80,6 @@ export class ProblemError extends Error {
   get status(): number {
     return this.problem.status;
   }
-}
-
-/** Type guard for {@link ProblemError}. */
-export function isProblemError(error: unknown): error is ProblemError {
-  return error instanceof ProblemError;
 }
 
 /**
@@ -172,6 +168,12 @@ export function createProblems(errorsHost: string = ERRORS_HOST_DEFAULT) {
     invalidEducatorId: (detail?: string) => make(PROBLEM_SLUGS.invalidEducatorId, 'Invalid Educator ID', 400, detail),
     /** analytics/invalid-educator-link-type, 'Invalid Link Type', 400. */
     invalidLinkType: (detail?: string) => make(PROBLEM_SLUGS.invalidLinkType, 'Invalid Link Type', 400, detail),
+    /**
+     * generic/service-busy, 'Service Busy', 503 with `retryAfter` (seconds; also the Retry-After header): the database
+     * stayed locked longer than a request waits. Not in the spec; a temporary condition the client may retry.
+     */
+    serviceBusy: (retryAfter: number) =>
+      make(PROBLEM_SLUGS.serviceBusy, 'Service Busy', 503, `The service is busy. Please try again in ${retryAfter} seconds.`, { retryAfter }),
     /** Spec 8 "Submission fallback" (checkout/submit-response), 400. */
     checkoutSubmission: () =>
       make(PROBLEM_SLUGS.checkoutSubmission, CHECKOUT_SUBMISSION_TITLE, 400, CHECKOUT_SUBMISSION_DETAIL),

@@ -20,13 +20,6 @@ export function roundToOneDecimal(value: number): number {
   return Math.round((value + Number.EPSILON) * 10) / 10;
 }
 
-/** Spec 9: the average of clamped ratings to 1 decimal; 0 for an empty list. */
-export function averageRating(ratings: ReadonlyArray<number>): number {
-  if (ratings.length === 0) return 0;
-  const total = ratings.reduce((sum, rating) => sum + clampRating(rating), 0);
-  return roundToOneDecimal(total / ratings.length);
-}
-
 /** Spec 2.13: the average as text with exactly 1 decimal ('4.0', '4.5'). */
 export function formatRating(rating: number): string {
   return roundToOneDecimal(clampRating(rating)).toFixed(1);

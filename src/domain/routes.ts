@@ -9,6 +9,8 @@ export const RESERVED_TOP_LEVEL: ReadonlySet<string> = new Set([
   'courses', 'search', 'embed', 'minisite', 'checkout', 'login', 'logout', 'profile', 'api', 'images', '_astro',
   'sitemap.xml', 'robots.txt', 'embed.js', 'favicon.svg', '404', 'privacy', 'pricing', 'terms', 'complete-booking',
   'complete-order', 'admin', 'gift-checkout',
+  // The publisher's on-demand twins of the pre-rendered pages (src/lib/publish-render.ts).
+  'publish-render',
 ]);
 
 /** Second segments under /{educatorSlug}/ (marketplace) and /embed/{educatorSlug}/ that are pages, not courses. */

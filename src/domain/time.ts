@@ -2,8 +2,6 @@
  * Time rules and labels (spec 5 "Money, time and ratings", spec 9 tables).
  * All times are epoch seconds; `now` is always a parameter.
  */
-import { ProblemError, problems } from './problems.ts';
-
 export const MINUTE = 60;
 export const HOUR = 3600;
 export const DAY = 86400;
@@ -14,20 +12,6 @@ export const DEFAULT_TIME_ZONE = 'Europe/London';
 export const DEFAULT_DISPLAY_LOCALE = 'en-GB';
 /** Spec 9: default locale until the page loads in the browser. */
 export const DEFAULT_SERVER_LOCALE = 'en-US';
-
-/** Spec 5: a timestamp must be an integer number of seconds, otherwise invalid-epoch (400). */
-export function assertEpochSeconds(value: unknown): asserts value is number {
-  if (typeof value !== 'number' || !Number.isInteger(value)) {
-    throw new ProblemError(problems.invalidEpoch('Expected a number of seconds'));
-  }
-}
-
-/** Spec 5: a day count must be an integer, otherwise invalid-epoch (400). */
-export function assertEpochDays(value: unknown): asserts value is number {
-  if (typeof value !== 'number' || !Number.isInteger(value)) {
-    throw new ProblemError(problems.invalidEpoch('Expected a number of days'));
-  }
-}
 
 /** Spec 9 "Relative age of a review": a 'month' is 4 weeks. */
 export const REVIEW_MONTH_SECONDS = 2419200;
@@ -66,11 +50,6 @@ export function relativeReviewAge(ageSeconds: number): string {
   }
   if (ageSeconds < 43545600) return '1 year ago';
   return `${Math.ceil(ageSeconds / REVIEW_YEAR_SECONDS)} years ago`;
-}
-
-/** Relative age of a review created at `createdAt` (epoch seconds) seen at `now`. */
-export function reviewAgeLabel(createdAt: number, now: number): string {
-  return relativeReviewAge(now - createdAt);
 }
 
 /** Short numeric date and time, e.g. '14/11/2023, 22:13' in en-GB, Europe/London. */

@@ -22,8 +22,6 @@ export interface CalendarDate {
   day: number;
 }
 
-const SECONDS_PER_DAY = 86400;
-
 // Checking a zone name builds an Intl formatter; remember the answer per name.
 const zoneChecks = new Map<string, boolean>();
 

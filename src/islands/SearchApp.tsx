@@ -102,7 +102,7 @@ export default function SearchApp({ categories, links, initial, fixedCategory, p
     setFilters(fromUrl);
     const filtered = fromUrl.q || fromUrl.delivery || fromUrl.price || (!fixedCategory && fromUrl.category);
     if (filtered || !initial) void run(fromUrl, 1);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, after hydration: the address's filters replace the pre-rendered defaults; later changes come from the form
   }, []);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {

@@ -22,7 +22,19 @@ function warn(message: string): void {
 }
 
 export async function catalogue(): Promise<PublicCatalogue> {
-  return loadPublicCatalogue(pageDb());
+  return loadPublicCatalogue(pageDb(), pagesNow());
+}
+
+/**
+ * The moment pages are rendered for (epoch seconds): now, or PAGES_NOW when set, so that a test can render
+ * the same data twice (full build and publisher) and compare the bytes.
+ */
+let buildNow: number | undefined;
+export function pagesNow(): number {
+  const pinned = Number(process.env.PAGES_NOW);
+  // One moment for the whole build, as the catalogue is read once.
+  buildNow ??= Number.isInteger(pinned) && pinned > 0 ? pinned : Math.floor(Date.now() / 1000);
+  return buildNow;
 }
 
 function educatorAllowed(context: AppContext, slug: string): boolean {

@@ -1,6 +1,6 @@
 /**
  * Accounts: sign-up and log-in both ways, log-out, identity, cookies, tokens, rate limits,
- * cross-site request refusal, the minisite hand-off and the embed code exchange (issue 4, items 1, 2, 9, 10).
+ * cross-site request refusal, the minisite hand-off and the embed code exchange.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,15 +10,23 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 import {
   DEFAULT_PASSWORD, cookieFrom, lastMailTo, logIn, rawRequest, sessionCookieFrom, signUpAndLogin, tokenFromMail, uniqueEmail,
 } from '../helpers/auth.ts';
-import { SESSION_COOKIE, HANDOFF_STATE_COOKIE } from '../../api/http/cookies.ts';
+import { SESSION_COOKIE, HANDOFF_STATE_COOKIE, SIGNUP_NONCE_COOKIE } from '../../api/http/cookies.ts';
 import { sha256 } from '../../api/auth/crypto.ts';
 import { loadConfig } from '../../api/config.ts';
 import { ownSiteOf, sharedCookieDomain } from '../../api/auth/site.ts';
 import { keepRedirect } from '../../api/routes/auth.ts';
+import { educatorRow } from './public-fixtures.ts';
+import type { Db } from '../../db/client.ts';
+
+/** The minisite these tests use: its origin is ours only while an educator has the slug. */
+async function addAcme(db: Db) {
+  await db.insertInto('educators').values(educatorRow({ id: 'edu_acme', slug: 'acme', name: 'Acme' })).execute();
+}
 
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer({ OUTBOX_DIR: mkdtempSync(join(tmpdir(), 'mkt-outbox-')) });
+  await addAcme(server.db);
 });
 afterAll(async () => server.close());
 
@@ -62,7 +70,9 @@ describe('sign-up by password', () => {
     expect(stored.token_hash).toBe(sha256(token));
     expect(JSON.stringify(stored.payload)).not.toContain('a long enough password');
 
-    const verified = await post('/api/auth/magic-link/verify', { token });
+    // Followed in the browser that signed up (it holds the sign-up nonce cookie), so the password applies.
+    const nonce = cookieFrom(res.headers.getSetCookie(), SIGNUP_NONCE_COOKIE);
+    const verified = await post('/api/auth/magic-link/verify', { token }, { cookie: nonce });
     expect(verified.status).toBe(200);
     const cookie = sessionCookieFrom(verified);
     expect(cookie).toMatch(new RegExp(`^${SESSION_COOKIE}=[A-Za-z0-9_-]{43}$`));
@@ -344,8 +354,9 @@ describe('embed login without third-party cookies', () => {
 
 describe('shared cookie mode (a PUBLIC_HOST with a parent domain)', () => {
   it('sets the session cookie on the parent domain, Secure, and needs no hand-off', async () => {
-    const shared = await startTestServer({ PUBLIC_HOST: 'marketplace.example', PUBLIC_PROTOCOL: 'https', OUTBOX_DIR: mkdtempSync(join(tmpdir(), 'mkt-outbox-')) });
+    const shared = await startTestServer({ PUBLIC_HOST: 'marketplace.example', PUBLIC_PROTOCOL: 'https', APP_SECRET: 'x'.repeat(48), OUTBOX_DIR: mkdtempSync(join(tmpdir(), 'mkt-outbox-')) });
     try {
+      await addAcme(shared.db);
       const { user } = await signUpAndLogin(shared);
       const res = await rawRequest(shared, '/api/auth/login', {
         method: 'POST', host: 'marketplace.example', headers: { origin: 'https://acme.marketplace.example' },

@@ -1,5 +1,5 @@
 /**
- * What a signed-in learner does (issue 4, items 5–8 and 10): saving courses, writing and deleting their own
+ * What a signed-in learner does: saving courses, writing and deleting their own
  * reviews (verified by a booking or order, aggregates kept in step), claiming an educator, settings,
  * account deletion — and that nobody can act on another user's data, even by calling the API directly.
  */

@@ -214,7 +214,7 @@ export async function seedCheckoutCatalogue(db: Db, now: number): Promise<void> 
 
 export interface Call {
   status: number;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  body: any;
   headers: Headers;
 }
 

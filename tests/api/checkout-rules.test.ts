@@ -583,7 +583,7 @@ describe('supporting calls (spec 7)', () => {
     const api = client(server);
     const from = new Date(now * 1000).toISOString();
     const to = new Date((now + 2 * DAY) * 1000).toISOString();
-    let res = await api.get(`/courses/clay-studio/crs-req-cal/availability/slots?from=${from}&to=${to}`);
+    const res = await api.get(`/courses/clay-studio/crs-req-cal/availability/slots?from=${from}&to=${to}`);
     expect(res.status).toBe(200);
     expect(res.body.length).toBeGreaterThan(0);
     for (const slot of res.body) {

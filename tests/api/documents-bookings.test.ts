@@ -1,5 +1,5 @@
 /**
- * Calendar files, cancellation and the outcome e-mails (issue 6 item 5) through the real server, with
+ * Calendar files, cancellation and the outcome e-mails through the real server, with
  * bookings completed by the checkout engine.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Invoices and receipts (issue 6 item 5) through the real server: bookings and orders completed with the
+ * Invoices and receipts through the real server: bookings and orders completed with the
  * checkout engine, then GET /api/booking/{id}/invoice and /api/order/{id}/invoice. The PDF's text is read
  * back by inflating its content streams and decoding the TJ strings (standard fonts, WinAnsi).
  */

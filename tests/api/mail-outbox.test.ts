@@ -10,12 +10,13 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { createTestDb, databaseUrlOf, type TestDb } from '../helpers/db.ts';
-import { lastMailTo, uniqueEmail } from '../helpers/auth.ts';
+import { lastMailTo, signUpAndLogin, uniqueEmail } from '../helpers/auth.ts';
 import { deliverMail } from '../helpers/mail.ts';
 import { headerOf, refusingSmtpUrl, startFakeSmtp, type FakeSmtp } from '../helpers/fake-smtp.ts';
 import { queueMail } from '../../api/mail/index.ts';
 import { listFailedMail, resendMail, retryDelaySeconds, sendDueMail } from '../../api/mail/worker.ts';
 import { mailCli } from '../../api/mail/cli.ts';
+import { CARDS, IDS, OFFERS, client, contactPayload, payWithCard, seedCheckoutCatalogue } from './checkout-fixtures.ts';
 
 let testDb: TestDb;
 let outbox: string;
@@ -114,6 +115,27 @@ describe('requests never wait for the mail server', () => {
     const m = await row(s, queued.id);
     expect(m).toMatchObject({ status: 'pending', attempts: 1, next_attempt_at: s.now + 30 });
     expect(m.last_error).toMatch(/greeting never received|timeout|timed out/i);
+  });
+
+  it('an SMTP server that never answers: a card booking confirms at once, its e-mails committed with the booking', async () => {
+    const silent = await smtp('silent');
+    const s = await server({ SMTP_URL: silent.url, SMTP_TIMEOUT_SECONDS: '0.3' });
+    // The catalogue runs on real time (its dates are in the future of now).
+    s.setNow(null);
+    await seedCheckoutCatalogue(s.db, Math.floor(Date.now() / 1000));
+    const { cookie, user } = await signUpAndLogin(s);
+    const api = client(s, cookie);
+    const init = await api.initialise('booking', { courseId: IDS.raceCourse, occurrenceId: IDS.raceOcc });
+    await api.submit(init.body._id, 'pricing options picked', { selectedOffers: [{ offerId: OFFERS.race, quantity: 1 }] });
+    await api.submit(init.body._id, 'contact details filled', contactPayload(user.email));
+    const selected = await api.submit(init.body._id, 'payment method selected', { paymentMethod: 'card' });
+    expect((await payWithCard(s, selected.body, CARDS.success)).status).toBe(200);
+    const confirmed = await api.submit(init.body._id, 'payment was successful', {});
+    expect(confirmed.status).toBe(200);
+    const bookingId = confirmed.body.bookingId as string;
+    expect(silent.connections).toBe(0);
+    const mails = await s.db.selectFrom('outbox_messages').selectAll().where('status', '=', 'pending').execute();
+    expect(mails.filter((m) => m.text_body.includes(bookingId)).map((m) => m.tag).sort()).toEqual(['booking-confirmation', 'booking-educator-notification']);
   });
 
   it('retry delays double from MAIL_RETRY_SECONDS up to six hours', () => {

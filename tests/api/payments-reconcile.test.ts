@@ -12,6 +12,7 @@ import { TEST_CARD_PROVIDER, TestPaymentProvider } from '../../api/payments/test
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { signUpAndLogin } from '../helpers/auth.ts';
 import { startFakeStripe, type FakeStripe } from '../helpers/fake-stripe.ts';
+import { PAYMENT_PROCESSING_MESSAGE } from '../../src/domain/problems.ts';
 import { CARDS, DAY, IDS, OFFERS, client, contactPayload, seedCheckoutCatalogue, type Client } from './checkout-fixtures.ts';
 
 const WEBHOOK_SECRET = 'whsec_reconcile_e2e';
@@ -21,7 +22,7 @@ function depsOf(server: TestServer, now: () => number): Deps {
 }
 
 /** A logged-in learner on Payment of a £10 booking, with the card method chosen (a provider payment exists). */
-async function toCardPayment(server: TestServer, occurrenceId: string): Promise<{ api: Client; id: string; state: Record<string, any> }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+async function toCardPayment(server: TestServer, occurrenceId: string): Promise<{ api: Client; id: string; state: Record<string, any> }> {
   const { cookie, user } = await signUpAndLogin(server);
   const api = client(server, cookie);
   const init = await api.initialise('booking', { courseId: IDS.raceCourse, occurrenceId });
@@ -174,5 +175,22 @@ describe('Stripe end to end: the real SDK, the fake Stripe, a signed webhook, th
     const pass = await reconcilePayments(depsOf(server, () => Math.floor(Date.now() / 1000) + 600));
     expect(pass.results).toEqual(['completed']);
     expect((await api.get(`/checkout/${id}`)).body.status).toBe('completed');
+  });
+
+  it('the browser\'s return is refused when Stripe holds the payment for another amount (spec 4: never taken from the browser)', async () => {
+    const occ = await newOccurrence(server, 'occ_stripe_amount', now + 35 * DAY);
+    const { api, id, state } = await toCardPayment(server, occ);
+    const payment = state.stepState.payment.state;
+    fake.update(payment.paymentId, { status: 'succeeded', amount: 999 });
+    const returned = await api.submit(id, 'payment was successful', { payment_intent_client_secret: payment.clientSecret, redirect_status: 'succeeded' });
+    expect(returned.status).toBe(500);
+    expect(returned.body.detail).toBe(PAYMENT_PROCESSING_MESSAGE);
+    expect((await api.get(`/checkout/${id}`)).body.status).toBe('open');
+    expect(await server.db.selectFrom('bookings').select('id').where('checkout_id', '=', id).execute()).toHaveLength(0);
+    // Money taken that no checkout can accept goes back: the reconciler refunds it at Stripe.
+    fake.reset();
+    const pass = await reconcilePayments(depsOf(server, () => Math.floor(Date.now() / 1000) + 600));
+    expect(pass.results).toEqual(['refunded']);
+    expect(fake.requestsTo('POST', /\/v1\/refunds/)).toHaveLength(1);
   });
 });

@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../api/config.ts';
 import { startServer } from '../../api/server.ts';
 import { createLogger } from '../../api/log.ts';
@@ -72,10 +72,13 @@ describe('the compiled server', () => {
       const given = await fetch(`http://127.0.0.1:${server.port}/api/no-such-route`, { headers: { 'x-request-id': 'proxy-id-12345' } });
       expect(given.status).toBe(404);
       expect(given.headers.get('x-request-id')).toBe('proxy-id-12345');
-      await new Promise((r) => setTimeout(r, 100));
-      const requests = server.lines().filter((l) => l.msg === 'request');
-      expect(requests).toContainEqual(expect.objectContaining({ level: 'info', requestId: id, method: 'GET', path: '/api/health', status: 200, durationMs: expect.any(Number) }));
-      expect(requests).toContainEqual(expect.objectContaining({ requestId: 'proxy-id-12345', path: '/api/no-such-route', status: 404 }));
+      // The log line is written after the answer: wait until both are there.
+      const requests = await vi.waitFor(() => {
+        const logged = server.lines().filter((l) => l.msg === 'request');
+        expect(logged).toContainEqual(expect.objectContaining({ level: 'info', requestId: id, method: 'GET', path: '/api/health', status: 200, durationMs: expect.any(Number) }));
+        expect(logged).toContainEqual(expect.objectContaining({ requestId: 'proxy-id-12345', path: '/api/no-such-route', status: 404 }));
+        return logged;
+      });
       // The query string (which can carry tokens) is not logged.
       expect(JSON.stringify(requests)).not.toContain('secret');
       expect(server.lines()).toContainEqual(expect.objectContaining({ level: 'info', msg: `Marketplace ready on http://127.0.0.1:${server.port}`, port: server.port }));
@@ -104,17 +107,18 @@ describe('the compiled server', () => {
     let answer = '';
     socket.on('data', (d) => (answer += d));
     const answered = new Promise((ok) => socket.once('end', ok));
+    // "Expect: 100-continue" makes the server say when it has read the headers: from then on the request is in flight.
     socket.write(`POST /api/analytics/events HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nOrigin: http://127.0.0.1:${server.port}\r\n`
-      + `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`);
-    await new Promise((r) => setTimeout(r, 200));
+      + `Expect: 100-continue\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`);
+    await vi.waitFor(() => expect(answer).toMatch(/^HTTP\/1\.1 100 Continue\r\n/));
     server.child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 300));
     // Still running for the request in flight, but no longer accepting connections.
+    await vi.waitFor(() => expect(server.lines().map((l) => l.msg)).toContain('stopping'));
+    await vi.waitFor(() => expect(fetch(`http://127.0.0.1:${server.port}/api/health`)).rejects.toThrow());
     expect(server.child.exitCode).toBeNull();
-    await expect(fetch(`http://127.0.0.1:${server.port}/api/health`)).rejects.toThrow();
     socket.write(body.slice(10));
     await answered;
-    expect(answer).toMatch(/^HTTP\/1\.1 \d{3} /);
+    expect(answer).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 \d{3} /);
     expect(answer.toLowerCase()).toContain('x-request-id:');
     expect(await server.exited).toBe(0);
     const msgs = server.lines().map((l) => l.msg);

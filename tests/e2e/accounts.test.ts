@@ -1,12 +1,12 @@
 /**
- * Accounts in the browser (issue 4): sign up and log in both ways, save courses from cards on the marketplace
+ * Accounts in the browser: sign up and log in both ways, save courses from cards on the marketplace
  * and on a minisite (whose session arrives by the localhost hand-off, without logging in twice), Saved, write
  * and delete one's own review, log out back to the page, the admin banner, the post-login redirect rules, and
  * the embed's login through a first-party window without third-party cookies.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { closeBrowser, minisiteUrl, newPage, productDb, url, baseUrl } from './harness.ts';
 import type { Db } from '../../db/client.ts';
@@ -55,14 +55,14 @@ async function makeUser(prefix: string, names: { firstName?: string; lastName?: 
   return { ...user, student_id: names.studentId ?? user.student_id };
 }
 
+/** The login link last e-mailed to the address, once the outbox holds it. */
 async function lastLink(email: string): Promise<string> {
-  for (let i = 0; i < 50; i += 1) {
+  return vi.waitFor(async () => {
     const mail = await db.selectFrom('outbox_messages').select('text_body').where('to_address', '=', email).orderBy('id', 'desc').executeTakeFirst();
     const match = mail ? /(https?:\/\/\S+\/login\?token=[A-Za-z0-9_-]+)/.exec(mail.text_body) : null;
-    if (match) return match[1];
-    await new Promise((ok) => setTimeout(ok, 100));
-  }
-  throw new Error(`no link e-mailed to ${email}`);
+    if (!match) throw new Error(`no link e-mailed to ${email}`);
+    return match[1]!;
+  }, { timeout: 5_000, interval: 50 });
 }
 
 function heart(page: Page, courseId: string) {

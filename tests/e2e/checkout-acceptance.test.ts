@@ -1,5 +1,5 @@
 /**
- * Issue 6's acceptance scenario, end to end in Chromium with nothing configured (built-in test provider,
+ * The payments and documents acceptance scenario, end to end in Chromium with nothing configured (built-in test provider,
  * outbox mailer): a learner books a dated class (Clay & Kiln's "Pottery Date Night") with TWO offers
  * ("Couple (2 places)" + "Single place") and a demo voucher, pays with the test card 4242 4242 4242 4242,
  * sees "Booking Confirmed", downloads the receipt PDF and the calendar file, finds the booking under /profile,
@@ -9,7 +9,7 @@
 import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, FrameLocator, Page } from 'playwright-core';
-import { baseUrl, catalogueNow, closeBrowser, newPage, productDb, url } from './harness.ts';
+import { baseUrl, catalogueNow, closeBrowser, productDb, url } from './harness.ts';
 import type { Db } from '../../db/client.ts';
 import { learnerPage, makeLearner } from './helpers/learners.ts';
 import { startFramingSite, type FramingSite } from './helpers/partner.ts';
@@ -204,7 +204,7 @@ async function checkOutcome(root: Root, context: BrowserContext, email: string, 
   await profile.close();
 }
 
-describe('issue 6 acceptance: a dated class with two offers and a voucher', () => {
+describe('acceptance: a dated class with two offers and a voucher', () => {
   it('books in the marketplace: card 4242, receipt PDF, calendar file, /profile, confirmation e-mail', async () => {
     const email = await makeUser('accept');
     const occ = await occurrenceAt(11);

@@ -1,12 +1,12 @@
 /**
- * Who may use the checkout and how (spec 2.16, 6; issue 6 item 4): the restricted course screen signed out and
+ * Who may use the checkout and how (spec 2.16, 6): the restricted course screen signed out and
  * signed in, a whole booking done with the keyboard alone (focus on each new step's heading, the Terms dialog
  * as a modal that Escape closes, the error banner taking focus with links to the fields), the calendar's
  * arrow keys, a reload resuming the checkout, and the spinner's error title for an unknown course.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
-import { baseUrl, closeBrowser, newPage, productDb, url } from './harness.ts';
+import type { Page } from 'playwright-core';
+import { baseUrl, closeBrowser, productDb, url } from './harness.ts';
 import type { Db } from '../../db/client.ts';
 import { learnerPage, makeLearner } from './helpers/learners.ts';
 

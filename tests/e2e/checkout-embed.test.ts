@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, FrameLocator, Page } from 'playwright-core';
-import { baseUrl, catalogueNow, closeBrowser, newPage, productDb, url } from './harness.ts';
+import { baseUrl, catalogueNow, closeBrowser, newPage, productDb } from './harness.ts';
 import type { Db } from '../../db/client.ts';
 import { learnerPage, makeLearner } from './helpers/learners.ts';
 import { startFramingSite, type FramingSite } from './helpers/partner.ts';

@@ -6,8 +6,8 @@
  * application, and a free booking without Payment. Each outcome is checked in the product's database.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
-import { catalogueNow, closeBrowser, newPage, productDb, url, baseUrl } from './harness.ts';
+import type { Page } from 'playwright-core';
+import { catalogueNow, closeBrowser, productDb, url, baseUrl } from './harness.ts';
 import type { Db } from '../../db/client.ts';
 import { LEARNER_PASSWORD, learnerPage, logIn, makeLearner } from './helpers/learners.ts';
 import { fillClayForm, payByCard, pickCalendarSlot } from './helpers/checkout.ts';

@@ -95,22 +95,25 @@ async function checkAccessible(pages: Record<string, string>): Promise<void> {
   expect(failures).toEqual({});
 }
 
+// Each case walks every page type of three contexts through axe: far longer than one page's test.
+const MANY_PAGES_TIMEOUT_MS = 240_000;
+
 describe('accessibility: 0 axe violations at WCAG 2.2 AA', () => {
   it('marketplace pages of the product (home, search, category, pricing, privacy, terms, 404)', async () => {
     await checkAccessible(marketplacePages());
-  });
+  }, MANY_PAGES_TIMEOUT_MS);
 
   it('every page type in every context, default brand colour', async () => {
     await checkAccessible(pageTypes(CLAY.slug, CLAY.taster.slug));
-  });
+  }, MANY_PAGES_TIMEOUT_MS);
 
   it('every page type in every context, a light brand colour (white-labelled yellow)', async () => {
     await checkAccessible(pageTypes(LINGUA.slug, LINGUA.spanish));
-  });
+  }, MANY_PAGES_TIMEOUT_MS);
 
   it('every page type in every context, a dark brand colour (white-labelled indigo)', async () => {
     await checkAccessible(pageTypes(CODEFORGE.slug, CODEFORGE.bootcamp.slug));
-  });
+  }, MANY_PAGES_TIMEOUT_MS);
 });
 
 describe('keyboard', () => {

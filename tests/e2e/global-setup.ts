@@ -70,7 +70,12 @@ export default async function setup(project: TestProject) {
   // On-demand pages rendered in this process read the same database.
   process.env.DATABASE_URL = databaseUrl;
   process.env.PUBLIC_HOST = `localhost:${port}`;
-  const config = loadConfig({ ...env, PORT: String(port), BIND_HOST: '127.0.0.1', DIST_DIR: distDir, LOG_LEVEL: 'error', OUTBOX_DIR: join(work, 'outbox') });
+  // Every browser test comes from one address: the per-client abuse limits (tested in tests/api) stay out of the way.
+  const abuseLimits = {
+    RATE_LIMIT_ENQUIRY_PER_IP: '100000', RATE_LIMIT_ENQUIRY_PER_EDUCATOR: '100000', RATE_LIMIT_VOUCHER_PER_IP: '100000',
+    RATE_LIMIT_VOUCHER_PER_EDUCATOR: '100000', RATE_LIMIT_ANALYTICS_PER_IP: '100000', RATE_LIMIT_ANALYTICS_PER_TARGET: '100000',
+  };
+  const config = loadConfig({ ...env, ...abuseLimits, PORT: String(port), BIND_HOST: '127.0.0.1', DIST_DIR: distDir, LOG_LEVEL: 'error', OUTBOX_DIR: join(work, 'outbox') });
   const server = await startServer(config);
   const baseUrl = `http://localhost:${port}`;
   project.provide('baseUrl', baseUrl);

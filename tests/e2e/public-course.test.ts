@@ -1,5 +1,5 @@
 /**
- * Course pages and educator variants (issue 3, item 8):
+ * Course pages and educator variants:
  * - a course page shows its sections in the spec's order (2.13) in each context;
  * - 'Dates' shows 5 per page and never private, child-not-bookable or all-offers-ended occurrences
  *   (compared with the database);

@@ -1,5 +1,5 @@
 /**
- * The visitor's walk in the embed (issue 3, item 8): our pages inside an iframe of a third-party page
+ * The visitor's walk in the embed: our pages inside an iframe of a third-party page
  * served from ANOTHER origin (a node:http server on 127.0.0.1, while the product is on localhost),
  * mounted by public/embed.js as docs/embed.md tells site owners to do. The frame resizes itself by
  * postMessage; links that must leave the frame open new windows.

@@ -1,5 +1,5 @@
 /**
- * A visitor's walk through the showcase educator's public pages (issue 3, item 8), on the marketplace
+ * A visitor's walk through the showcase educator's public pages, on the marketplace
  * (/{educatorSlug}/…) and on the educator's minisite on its real subdomain ({slug}.localhost):
  * educator → course → reviews (load more until the button disappears) → enquiry (the invisible
  * captcha is solved by the page; success screen; the row in the database) → waitlist.

@@ -120,7 +120,7 @@ export interface RawResponse {
   headers: Record<string, string | string[] | undefined>;
   setCookies: string[];
   text: string;
-  json<T = any>(): T; // eslint-disable-line @typescript-eslint/no-explicit-any
+  json<T = any>(): T;
 }
 
 /**

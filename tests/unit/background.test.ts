@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../api/log.ts';
 import { drain, startWorker, type BackgroundJob } from '../../api/background.ts';
 
@@ -43,9 +43,8 @@ describe('background workers', () => {
       },
     };
     const worker = startWorker(job, log);
-    await new Promise((r) => setTimeout(r, 50));
+    await vi.waitFor(() => expect(passes).toBe(4));
     expect(backlog).toBe(0);
-    expect(passes).toBe(4);
     await worker.stop();
     expect(passes).toBe(4);
   });
@@ -61,9 +60,8 @@ describe('background workers', () => {
         return 0;
       },
     }, log);
-    await new Promise((r) => setTimeout(r, 50));
+    await vi.waitFor(() => expect(calls).toBeGreaterThan(1));
     await worker.stop();
-    expect(calls).toBeGreaterThan(1);
     expect(lines.find((l) => l.msg === 'background pass failed')).toMatchObject({ worker: 'flaky', failures: 1 });
   });
 
@@ -71,11 +69,10 @@ describe('background workers', () => {
     const { log } = collector();
     let calls = 0;
     const worker = startWorker({ name: 'idle', idleMs: 60_000, async run() { calls++; return 0; } }, log);
-    await new Promise((r) => setTimeout(r, 20));
-    expect(calls).toBe(1);
+    await vi.waitFor(() => expect(calls).toBe(1));
     worker.kick();
-    await new Promise((r) => setTimeout(r, 20));
-    expect(calls).toBe(2);
+    // The pause is a minute: a second pass can only come from the kick.
+    await vi.waitFor(() => expect(calls).toBe(2));
     await worker.stop();
   });
 

@@ -2,8 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   PROFILE_LINKS,
   accountSectionLabel,
-  addReviewLink,
-  adminCourseLink,
   adminLinks,
   categoryLink,
   claimProfileLink,
@@ -124,10 +122,6 @@ describe('add-review links (spec 2.3): always nofollow', () => {
     });
     expect(educatorAddReviewLink('embed', same).href).toBe('http://acme.localhost:4321/reviews/add-review');
   });
-  it('addReviewLink picks course or educator', () => {
-    expect(addReviewLink('marketplace', { ...same, courseSlug: 'pottery' }).href).toBe('/acme/pottery/add-review');
-    expect(addReviewLink('marketplace', { ...same, courseSlug: null }).href).toBe('/acme/reviews/add-review');
-  });
 });
 
 describe('occurrence and order links (spec 2.4)', () => {
@@ -205,7 +199,6 @@ describe('other routes (spec 2.5)', () => {
     expect(links.dashboard).toBe('https://admin.example.com/?educator-context=e1');
     expect(links.profile).toBe('https://admin.example.com/profile?educator-context=e1');
     expect(links.course('c9')).toEqual({ href: 'https://admin.example.com/courses/c9?educator-context=e1', newTab: true });
-    expect(adminCourseLink('https://admin.example.com', 'e1', 'c9').href).toBe('https://admin.example.com/courses/c9?educator-context=e1');
   });
   it('educator and course page by checkout origin', () => {
     expect(educatorPageUrl('marketplace', host, 'acme', 'http')).toBe('http://localhost:4321/acme');

@@ -57,9 +57,12 @@ describe('deliveryBadges (spec 5 "Delivery badge")', () => {
 
 describe('showLocationSection (spec 2.13 (12))', () => {
   it('hidden for on-request, online delivery or no address', () => {
-    expect(showLocationSection({ courseType: 'class', delivery: 'in-person', addressText: '1 High St' })).toBe(true);
-    expect(showLocationSection({ courseType: 'on-request', delivery: 'in-person', addressText: '1 High St' })).toBe(false);
-    expect(showLocationSection({ courseType: 'class', delivery: 'online', addressText: '1 High St' })).toBe(false);
-    expect(showLocationSection({ courseType: 'class', delivery: 'hybrid', addressText: '' })).toBe(false);
+    expect(showLocationSection({ courseType: 'class', deliveryModes: ['in-person'], addressText: '1 High St' })).toBe(true);
+    expect(showLocationSection({ courseType: 'class', deliveryModes: ['online', 'hybrid'], addressText: '1 High St' })).toBe(true);
+    expect(showLocationSection({ courseType: 'on-request', deliveryModes: ['in-person'], addressText: '1 High St' })).toBe(false);
+    expect(showLocationSection({ courseType: 'class', deliveryModes: ['online'], addressText: '1 High St' })).toBe(false);
+    expect(showLocationSection({ courseType: 'class', deliveryModes: ['on-demand'], addressText: '1 High St' })).toBe(false);
+    expect(showLocationSection({ courseType: 'class', deliveryModes: [], addressText: '1 High St' })).toBe(false);
+    expect(showLocationSection({ courseType: 'class', deliveryModes: ['hybrid'], addressText: ' ' })).toBe(false);
   });
 });

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  addMoney,
   assertPence,
   currencyDigits,
   formatDurationExtra,
@@ -8,9 +7,6 @@ import {
   formatPence,
   formatPriceShort,
   money,
-  multiplyMoney,
-  subtractMoney,
-  sumMoney,
 } from '../../src/domain/money.ts';
 import { catchProblem } from './helpers.ts';
 
@@ -29,24 +25,6 @@ describe('money and assertPence (spec 5)', () => {
   it('accepts integers including 0 and negatives', () => {
     expect(() => assertPence(0)).not.toThrow();
     expect(() => assertPence(-300)).not.toThrow();
-  });
-});
-
-describe('addMoney / subtractMoney (spec 5)', () => {
-  it('adds and subtracts in the same currency', () => {
-    expect(addMoney(money(1000), money(250))).toEqual(money(1250));
-    expect(subtractMoney(money(1000), money(250))).toEqual(money(750));
-    expect(sumMoney([money(1), money(2), money(3)])).toEqual(money(6));
-    expect(sumMoney([])).toEqual(money(0));
-    expect(multiplyMoney(money(250), 3)).toEqual(money(750));
-  });
-  it("requires the same currency: 'Expected GBP'", () => {
-    const problem = catchProblem(() => addMoney(money(1), money(1, 'USD')));
-    expect(problem).toMatchObject({ title: 'Invalid Currency', status: 400, detail: 'Expected GBP' });
-    expect(catchProblem(() => subtractMoney(money(1, 'USD'), money(1))).detail).toBe('Expected USD');
-  });
-  it('rejects a fractional quantity', () => {
-    expect(catchProblem(() => multiplyMoney(money(1), 1.5)).status).toBe(400);
   });
 });
 

@@ -4,7 +4,6 @@ import {
   ProblemError,
   cardProviderProblem,
   createProblems,
-  isProblemError,
   isProblemOfType,
   problemFromBody,
   problemMessage,
@@ -143,8 +142,6 @@ describe('problemMessage and ProblemError', () => {
     expect(error).toBeInstanceOf(Error);
     expect(error.message).toBe('Invalid Epoch: Expected a number of days');
     expect(error.status).toBe(400);
-    expect(isProblemError(error)).toBe(true);
-    expect(isProblemError(new Error('x'))).toBe(false);
   });
 });
 

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   REVIEWS_INLINE,
   REVIEW_BREAKDOWN_LABELS,
-  averageRating,
   breakdownRows,
   canDeleteReview,
   clampRating,
@@ -35,15 +34,7 @@ describe('clampRating (spec 5)', () => {
   });
 });
 
-describe('averageRating and ratingPercent (spec 9)', () => {
-  it('averages to 1 decimal', () => {
-    expect(averageRating([5, 4, 4])).toBe(4.3);
-    expect(averageRating([5, 4])).toBe(4.5);
-    expect(averageRating([1, 2, 2])).toBe(1.7);
-    expect(averageRating([4.25, 4.3])).toBe(4.3);
-    expect(averageRating([])).toBe(0);
-    expect(averageRating([7, 5])).toBe(5);
-  });
+describe('formatRating and ratingPercent (spec 9)', () => {
   it('formats with one decimal', () => {
     expect(formatRating(4)).toBe('4.0');
     expect(formatRating(4.26)).toBe('4.3');

@@ -1,7 +1,7 @@
 /** Steps several flows share as they are: Message, the group Dates step, and Confirmation. */
 import { defaultOfferSelection } from '../../../src/domain/checkout/defaults.ts';
 import { ACTION_PAYLOADS } from '../actions.ts';
-import { ADVANCE, STAY, action, defineStep, type StepDef } from '../definition.ts';
+import { ADVANCE, action, defineStep, type StepDef } from '../definition.ts';
 import { domainOffers, entry, setEntry, type Ctx, type DatesState } from '../context.ts';
 import { complete } from '../outcomes.ts';
 import { validateLines } from './lines.ts';

@@ -11,7 +11,7 @@ import {
 import { SYSTEM_EMAIL_LOCKED_DESCRIPTION } from '../../../src/domain/checkout/constants.ts';
 import { loadForm } from '../../../db/queries/checkout.ts';
 import { ACTION_PAYLOADS } from '../actions.ts';
-import { ADVANCE, STAY, action, defineStep, type StepDef } from '../definition.ts';
+import { ADVANCE, action, defineStep, type StepDef } from '../definition.ts';
 import { entry, requestedSpaces, setEntry, type Ctx } from '../context.ts';
 
 type ContactAction = 'contact details filled' | 'order contact details filled';

@@ -4,7 +4,7 @@ import type { OccurrencesTable } from '../../../db/schema.ts';
 import { loadOccurrence } from '../../../db/queries/checkout.ts';
 import { occurrenceIsListed } from '../../../src/domain/pricing.ts';
 import { ACTION_PAYLOADS } from '../actions.ts';
-import { ADVANCE, STAY, action, defineStep } from '../definition.ts';
+import { ADVANCE, action, defineStep } from '../definition.ts';
 import { domainOffers, entry, setEntry, type Ctx } from '../context.ts';
 import { invalid } from './lines.ts';
 

@@ -13,7 +13,7 @@ import { loadPaymentOptions, type ResolvedPaymentOptions } from '../../../db/que
 import { availableMethods, needsProvider, providerFor, providerNamed } from '../../payments/registry.ts';
 import { isPaymentSuccessful } from '../../payments/types.ts';
 import { ACTION_PAYLOADS } from '../actions.ts';
-import { ADVANCE, STAY, action, defineStep, type Prepared } from '../definition.ts';
+import { STAY, action, defineStep, type Prepared } from '../definition.ts';
 import { entry, setEntry, type Ctx, type PaymentStepState } from '../context.ts';
 import { complete, enterPayment, holdForSelection } from '../outcomes.ts';
 import { releaseHold } from '../holds.ts';

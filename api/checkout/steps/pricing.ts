@@ -5,7 +5,7 @@
 import { defaultOfferSelection } from '../../../src/domain/checkout/defaults.ts';
 import { voucherProperty } from '../../../src/domain/checkout/problems.ts';
 import { ACTION_PAYLOADS } from '../actions.ts';
-import { ADVANCE, STAY, action, defineStep, type StepDef } from '../definition.ts';
+import { ADVANCE, action, defineStep, type StepDef } from '../definition.ts';
 import { courseOf, domainOffers, entry, setEntry, stepObject, type Ctx, type PriceState } from '../context.ts';
 import { checkGiftCard, checkVoucher } from '../vouchers.ts';
 import { invalid, validateLines } from './lines.ts';

@@ -6,7 +6,6 @@
  * Pure: no DOM, no I/O.
  */
 import { durationExtra, type DurationOption } from './request.ts';
-import type { Flow } from './flows.ts';
 import { AVAILABILITY_ERROR_SUFFIX, PLATFORM_TERMS } from './constants.ts';
 import { availabilityErrorText } from './messages.ts';
 import { calendarWeekday, isoDate, type CalendarDate } from '../zone.ts';

@@ -75,7 +75,7 @@ export default function LoginApp({ mode, redirect, educator, link, signedIn }: L
         else setScreen({ kind: 'forms' });
       });
     }
-  }, []);
+  }, [mode, redirect, link, signedIn]);
 
   // Embed window waiting for an e-mailed link opened elsewhere: notice the new session.
   useEffect(() => {
@@ -122,9 +122,11 @@ export default function LoginApp({ mode, redirect, educator, link, signedIn }: L
         setError(problem.detail || problem.title);
         return;
       }
-      const body = (await res.json()) as { identity: Identity; redirect: string | null };
+      const body = (await res.json()) as { identity: Identity; redirect: string | null; setPassword?: boolean };
       await loadIdentity(true);
-      setScreen({ kind: 'done', message: await finishLogin(body.identity, 'page', body.redirect) });
+      // The password typed at sign-up was typed in another browser, so it was not applied: choose one now.
+      const next = body.setPassword ? new URL('/profile/settings', window.location.origin).toString() : body.redirect;
+      setScreen({ kind: 'done', message: await finishLogin(body.identity, 'page', next) });
     } finally {
       setBusy(false);
     }

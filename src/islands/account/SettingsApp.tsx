@@ -80,7 +80,7 @@ export default function SettingsApp({ account: initial, confirmToken }: { accoun
         return `Your e-mail address is now ${next.email}.`;
       },
     );
-  }, [confirmToken]);
+  }, [confirmToken, email]);
 
   return (
     <div data-testid="settings">

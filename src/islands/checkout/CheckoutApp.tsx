@@ -149,14 +149,14 @@ export default function CheckoutApp({ bootstrap }: { bootstrap: CheckoutBootstra
     // Spec 4: the identity state refreshes if it is not ready.
     if (!$identity.get().ready) void refreshIdentity();
     void startCheckout();
-  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps -- once per page: the bootstrap is the server's and never changes, and running again would start a second checkout
 
   // Logged in meanwhile: GET the state (the server moves past the login step, or grants access).
   useEffect(() => {
     if (!identity.authenticated) return;
     if (restricted) void reloadCheckout();
     else if (state && state.status !== 'completed' && (state.steps ?? []).includes('login')) void reloadCheckout();
-  }, [identity.authenticated]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [identity.authenticated]); // eslint-disable-line react-hooks/exhaustive-deps -- only on logging in: reloading whenever the state changes would reload after every reload
 
   // Focus the new step's heading on step change (not on the first render).
   const stepKey = state ? `${state.status}:${state.currentStep}:${identity.authenticated}` : null;
@@ -181,7 +181,7 @@ export default function CheckoutApp({ bootstrap }: { bootstrap: CheckoutBootstra
       courseId: state.courseId, courseName: bootstrap.course?.name ?? '', currency: state.currency || 'GBP',
       totalPence: state.outcome?.totalCost ?? state.totalCost ?? $costSummary.get()?.total_cost ?? 0, transactionId: outcomeId,
     }));
-  }, [state?.status]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [state, bootstrap.course?.name, bootstrap.educator?.thirdPartyCodes]);
 
   const b = boot ?? bootstrap;
   const backToWebsite = parentUrl ? (

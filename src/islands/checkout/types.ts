@@ -7,7 +7,6 @@ import type { Flow, CheckoutOrigin } from '../../domain/checkout/flows.ts';
 import type { Problem } from '../../domain/problems.ts';
 import type { FormDefinition } from '../../domain/checkout/validation.ts';
 import type { PaymentOptions } from '../../domain/checkout/paymentMethods.ts';
-import type { StepId } from '../../domain/checkout/steps.ts';
 
 export type AppContext = 'marketplace' | 'minisite' | 'embed';
 

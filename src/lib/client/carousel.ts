@@ -2,6 +2,8 @@
  * Carousel arrows and the course images counter ('n / total'), wired by delegation so pre-rendered
  * carousels need no island. Scrolling itself is CSS scroll-snap.
  */
+import { CAROUSEL_VISIBILITY_THRESHOLD } from '../../domain/carousel.ts';
+
 function track(button: Element): HTMLElement | null {
   return button.closest('[data-carousel]')?.querySelector<HTMLElement>('.carousel__track, [data-gallery-track]') ?? null;
 }
@@ -28,10 +30,10 @@ for (const gallery of document.querySelectorAll<HTMLElement>('[data-gallery]')) 
   const observer = new IntersectionObserver(
     (entries) => {
       for (const entry of entries) {
-        if (entry.isIntersecting && entry.intersectionRatio >= 0.6) counter.textContent = String(slides.indexOf(entry.target as HTMLElement) + 1);
+        if (entry.isIntersecting && entry.intersectionRatio >= CAROUSEL_VISIBILITY_THRESHOLD) counter.textContent = String(slides.indexOf(entry.target as HTMLElement) + 1);
       }
     },
-    { root: list, threshold: [0.6] },
+    { root: list, threshold: [CAROUSEL_VISIBILITY_THRESHOLD] },
   );
   slides.forEach((slide) => observer.observe(slide));
 }

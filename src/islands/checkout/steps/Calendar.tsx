@@ -33,7 +33,9 @@ export default function CalendarDates({ durationMinutes }: { durationMinutes: nu
   const locale = useMemo(browserLocale, []);
   const weekStart = useMemo(() => weekStartsOn(locale), [locale]);
   const now = Math.floor(Date.now() / 1000);
-  const today = useMemo(() => localDate(now, timeZone), [timeZone]); // eslint-disable-line react-hooks/exhaustive-deps
+  // The month shown first and the slots asked for start from when the calendar opened, not from each render.
+  const [openedAt] = useState(now);
+  const today = useMemo(() => localDate(openedAt, timeZone), [openedAt, timeZone]);
   const [visible, setVisible] = useState<CalendarMonth>({ year: today.year, month: today.month });
   const [slots, setSlots] = useState<Slot[] | null>(null);
   const [problem, setProblem] = useState<Problem | null>(null);
@@ -56,7 +58,7 @@ export default function CalendarDates({ durationMinutes }: { durationMinutes: nu
     setSlots(null);
     setProblem(null);
     checkoutApi
-      .slots(educator.slug, course.slug, new Date(Math.max(from, now) * 1000).toISOString(), new Date(to * 1000).toISOString(), duration)
+      .slots(educator.slug, course.slug, new Date(Math.max(from, openedAt) * 1000).toISOString(), new Date(to * 1000).toISOString(), duration)
       .then((list) => {
         if (!cancelled) setSlots(list.map((s) => ({ from: toEpochSeconds(s.from), to: toEpochSeconds(s.to) })));
       })
@@ -69,7 +71,7 @@ export default function CalendarDates({ durationMinutes }: { durationMinutes: nu
     return () => {
       cancelled = true;
     };
-  }, [visible.year, visible.month, duration, educator.slug, course.slug, timeZone]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [visible, duration, educator.slug, course.slug, timeZone, openedAt]);
 
   const bounds = (d: CalendarDate) => {
     const start = zonedMidnight(d, timeZone);

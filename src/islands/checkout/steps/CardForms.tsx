@@ -207,7 +207,7 @@ function StripeElementForm({ config, clientSecret, billing, busy, setBusy, submi
       cancelled = true;
       element?.destroy();
     };
-  }, [publishableKey, clientSecret, connectedAccount]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [publishableKey, clientSecret, connectedAccount]); // eslint-disable-line react-hooks/exhaustive-deps -- the billing details only pre-fill the element; re-mounting it as they change would wipe the card being typed
 
   async function pay() {
     const s = stripeRef.current;

@@ -59,6 +59,8 @@ export default function ContactStep() {
   const [bookerForm, setBookerForm] = useState<FormView | null>(null);
   const [attendeeForm, setAttendeeForm] = useState<FormView | null>(null);
   const [booker, setBooker] = useState<FormResponse>(stored?.booker?.formResponse ?? {});
+  // Whether earlier answers existed when the step opened: only then are the learner's saved details not asked for.
+  const [hadStoredBooker] = useState(!!stored?.booker?.formResponse);
   const [attending, setAttending] = useState<boolean>(stored?.booker?.isAttending ?? true);
   const [attendees, setAttendees] = useState<FormResponse[]>((stored?.attendees ?? []).map((a) => a.formResponse ?? {}));
   const [consent, setConsent] = useState<boolean>(stored?.marketingConsent ?? MARKETING_CONSENT_DEFAULT);
@@ -79,7 +81,7 @@ export default function ContactStep() {
         guests ? (course.attendeeFormId === course.bookerFormId ? null : loadForm(course.attendeeFormId)) : null,
       ]);
       if (cancelled) return;
-      if (!stored?.booker?.formResponse) {
+      if (!hadStoredBooker) {
         // Spec 3: the learner's student metadata gives the initial values.
         try {
           const meta = await checkoutApi.studentMetadata(course.bookerFormId);
@@ -96,7 +98,7 @@ export default function ContactStep() {
     return () => {
       cancelled = true;
     };
-  }, [course.bookerFormId, course.attendeeFormId, guests]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [course.bookerFormId, course.attendeeFormId, guests, hadStoredBooker]);
 
   // The booker's e-mail is the account's.
   const bookerValues = useMemo(() => ({ ...booker, system_email: identity.email ?? booker.system_email ?? '' }), [booker, identity.email]);

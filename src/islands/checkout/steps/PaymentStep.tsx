@@ -70,7 +70,7 @@ export default function PaymentStep() {
   useEffect(() => {
     // One method only: it is chosen at once.
     if (loaded && methods.length === 1 && !selected && !submitting) choose(methods[0]);
-  }, [loaded, methods.length, selected]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [loaded, methods.length, selected]); // eslint-disable-line react-hooks/exhaustive-deps -- decide again only when the offer or the choice changes: choose() and the methods array are new on every render
 
   if (!loaded) {
     return (

@@ -1,14 +1,10 @@
 /**
  * What the embed's enquiry shell (/embed/enquiry?educator={slug}) needs about one educator, built
- * at build time: identity, branding, enquiry types, courses and the success-screen listings.
+ * at build time (src/lib/embed-enquiry.ts; the publisher writes the same).
  */
 import type { APIRoute } from 'astro';
 import { enquiryPaths, type EducatorPageProps } from '../../../lib/paths.ts';
-import { carouselCards } from '../../../../db/queries/pages.ts';
-import { brandColour, onBrandColour, hoverColour } from '../../../domain/avatars.ts';
-import { linkContext } from '../../../lib/config.ts';
-import { LOGO_FALLBACK, COVER_FALLBACK } from '../../../lib/images.ts';
-import type { EmbedEnquiryData } from '../../../islands/EmbedEnquiryApp.tsx';
+import { embedEnquiryJson } from '../../../lib/embed-enquiry.ts';
 
 export const prerender = true;
 
@@ -16,23 +12,5 @@ export function getStaticPaths() {
   return enquiryPaths('embed');
 }
 
-export const GET: APIRoute = ({ props }) => {
-  const { model } = props as EducatorPageProps;
-  const e = model.educator;
-  const whitelabelled = !!e.whitelabelling_enabled;
-  const brand = brandColour({ color_brand: e.color_brand, whitelabellingEnabled: whitelabelled });
-  const data: EmbedEnquiryData = {
-    educator: {
-      id: e.id, slug: e.slug, name: e.name, city: model.city,
-      logoUrl: e.logo_url || LOGO_FALLBACK, coverUrl: e.cover_url || COVER_FALLBACK,
-      canBeContacted: !!e.can_be_contacted,
-      rating: model.aggregate && model.aggregate.count > 0 ? { rating: model.aggregate.rating, count: model.aggregate.count } : null,
-    },
-    brand: { colour: brand, hover: hoverColour(brand), onBrand: onBrandColour(whitelabelled ? e.on_color_brand : null), whitelabelled },
-    enquiryTypes: (e.enquiry_types ?? []).map((t) => t.label).filter(Boolean),
-    courses: model.courses.map((m) => ({ id: m.course.id, slug: m.course.slug, name: m.course.name })),
-    listings: carouselCards(model.cards).map(({ collections: _c, ...card }) => card),
-    links: linkContext('embed', e.slug),
-  };
-  return new Response(JSON.stringify(data), { headers: { 'content-type': 'application/json; charset=utf-8' } });
-};
+export const GET: APIRoute = ({ props }) =>
+  new Response(embedEnquiryJson((props as EducatorPageProps).model), { headers: { 'content-type': 'application/json; charset=utf-8' } });

@@ -1,9 +1,11 @@
-/** One sitemap per minisite ({slug}.{host}/sitemap.xml); which URLs belong is src/domain/crawl.ts minisiteSitemapPaths. */
+/**
+ * One sitemap index per minisite ({slug}.{host}/sitemap.xml) with its children (sitemap-[n].xml.ts beside);
+ * which URLs belong is src/domain/crawl.ts minisiteSitemapPaths.
+ */
 import type { APIRoute } from 'astro';
 import { educatorPaths, type EducatorPageProps } from '../../../lib/paths.ts';
-import { minisiteSitemapPaths } from '../../../domain/crawl.ts';
-import { minisiteUrl } from '../../../lib/config.ts';
-import { sitemapXml } from '../../../lib/sitemap.ts';
+import { pageDb } from '../../../lib/db.ts';
+import { minisiteSitemaps } from '../../../../db/queries/sitemaps.ts';
 
 export const prerender = true;
 
@@ -11,9 +13,8 @@ export function getStaticPaths() {
   return educatorPaths('minisite');
 }
 
-export const GET: APIRoute = ({ props }) => {
+export const GET: APIRoute = async ({ props }) => {
   const { model } = props as EducatorPageProps;
-  const slug = model.educator.slug;
-  const urls = minisiteSitemapPaths({ slug, courseSlugs: model.courses.map((c) => c.course.slug) }).map((path) => minisiteUrl(slug, path));
-  return new Response(sitemapXml(urls), { headers: { 'content-type': 'application/xml; charset=utf-8' } });
+  const sitemaps = await minisiteSitemaps(pageDb(), model.educator.id);
+  return new Response(sitemaps!.set.index, { headers: { 'content-type': 'application/xml; charset=utf-8' } });
 };
