@@ -8,11 +8,10 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../app.ts';
 import { ProblemError, problems } from '../../src/domain/problems.ts';
-import { formatGiftCode } from '../../src/domain/gifts.ts';
 import { verifyDocumentToken } from '../checkout/ids.ts';
 import { requireUser } from '../auth/middleware.ts';
-import { learnerGiftCards } from '../../db/queries/gifts.ts';
-import { renderGiftCardPdf, renderGiftReceiptPdf, giftDocumentLinks } from '../gifts/documents.ts';
+import { renderGiftCardPdf, renderGiftReceiptPdf } from '../gifts/documents.ts';
+import { giftCardViews } from '../gifts/views.ts';
 
 export function giftCardRoutes() {
   const app = new Hono<AppEnv>();
@@ -35,30 +34,7 @@ export function giftCardRoutes() {
   app.get('/account/gift-cards', async (c) => {
     const user = requireUser(c);
     const { db, config, now } = c.var.deps;
-    const rows = await learnerGiftCards(db, user);
-    const at = now();
-    return c.json({
-      giftCards: rows.map((r) => {
-        const received = r.recipient_email === user.email.toLowerCase();
-        const links = giftDocumentLinks(config.APP_SECRET, r.id);
-        return {
-          id: r.id,
-          educator: { name: r.educator_name, slug: r.educator_slug },
-          role: received ? 'received' : 'bought',
-          amount: Number(r.amount),
-          balance: Number(r.balance),
-          currency: r.currency,
-          expiresAt: Number(r.expires_at),
-          expired: Number(r.expires_at) <= at,
-          recipientName: r.recipient_name,
-          buyerName: r.buyer_name,
-          sendAt: Number(r.send_at),
-          // Its recipient and its buyer (who has it on the printable card too) see the code; nobody else reaches this row.
-          code: received || r.buyer_user_id === user.id ? formatGiftCode(r.code) : null,
-          links: { card: links.card, receipt: r.buyer_user_id === user.id ? links.receipt : null },
-        };
-      }),
-    });
+    return c.json({ giftCards: await giftCardViews(db, user, now(), config.APP_SECRET) });
   });
   return app;
 }
