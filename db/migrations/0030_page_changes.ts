@@ -15,7 +15,7 @@
  */
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+ 
 type AnyDb = Kysely<any>;
 
 function isPostgres(db: AnyDb): boolean {

@@ -5,7 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+ 
 type AnyDb = Kysely<any>;
 
 export async function up(db: AnyDb): Promise<void> {

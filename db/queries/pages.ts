@@ -130,6 +130,8 @@ export function loadEducatorCatalogue(db: Db, educatorIds: ReadonlyArray<string>
 async function readCatalogue(db: Db, now: number, only?: string[]): Promise<PublicCatalogue> {
   // With `only`, every query is restricted to those educators (an empty list reads nothing).
   const ids = only && only.length > 0 ? only : ['\u0000'];
+  // Generic over kysely's select builders: their typed `where` cannot be named generically, hence `any`.
+  /* eslint-disable @typescript-eslint/no-explicit-any */
   const ofCourses = <Q extends { where: (...args: any[]) => Q }>(q: Q): Q =>
     only ? q.where('course_id', 'in', (eb: any) => eb.selectFrom('courses').select('id').where('educator_id', 'in', ids)) : q;
   const ofEducators = <Q extends { where: (...args: any[]) => Q }>(q: Q, column = 'educator_id'): Q =>
@@ -172,6 +174,7 @@ async function readCatalogue(db: Db, now: number, only?: string[]): Promise<Publ
   // plan gives, which differs between reading the whole catalogue and a few educators' rows.
   // Restricted to the educators' own reviews (a course's reviews are its educator's).
   const ofReviews = <Q extends { where: (...args: any[]) => Q }>(q: Q): Q => (only ? q.where('educator_id', 'in', ids) : q);
+  /* eslint-enable @typescript-eslint/no-explicit-any */
   const [educatorReviewRows, courseReviewRows, educatorReviewCounts, courseReviewCounts] = await Promise.all([
     db
       .selectFrom((eb) =>
