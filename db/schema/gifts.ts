@@ -31,6 +31,7 @@ export interface GiftCardsTable {
   recipient_email: string;
   message: WithDefault<string>;
   send_at: number;
+  /** When the recipient's e-mail was queued to go (the outbox sends it at send_at); null before. */
   recipient_sent_at: number | null;
   expires_at: number;
   design_colour: string | null;
