@@ -21,6 +21,8 @@ import { baseSecurityHeaders, cspForFile, holdHtmlForCsp } from './http/security
 import { healthRoutes } from './routes/health.ts';
 // Checkout.
 import { paymentOptionsRoutes } from './routes/payment-options.ts';
+import { giftVoucherRoutes } from './routes/gift-vouchers.ts';
+import { giftCardRoutes } from './routes/gift-cards.ts';
 import { checkoutRoutes } from './routes/checkout.ts';
 import { formsRoutes } from './routes/forms.ts';
 import { studentMetadataRoutes } from './routes/student-metadata.ts';
@@ -138,6 +140,8 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
   api.route('/', studentMetadataRoutes());
   api.route('/', costSummaryRoutes());
   api.route('/', vouchersRoutes());
+  api.route('/', giftVoucherRoutes());
+  api.route('/', giftCardRoutes());
   api.route('/', availabilityRoutes());
   api.route('/', bookingsRoutes());
   api.route('/', membershipsRoutes());

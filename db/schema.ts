@@ -6,6 +6,7 @@ import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { PublicTables } from './schema/public.ts';
 import type { AccountTables } from './schema/accounts.ts';
 import type { CheckoutTables } from './schema/checkout.ts';
+import type { GiftTables } from './schema/gifts.ts';
 import type { PaymentTables } from './schema/payments.ts';
 import type { DocumentTables } from './schema/documents.ts';
 import type { MembershipTables } from './schema/memberships.ts';
@@ -229,7 +230,7 @@ export interface CatalogueMetaTable { key: string; value: string }
  * Every table. Each area keeps its own tables in its own file (db/schema/*.ts) so that
  * areas can grow without editing each other's types.
  */
-export interface Database extends CatalogueTables, PublicTables, AccountTables, CheckoutTables, PaymentTables, DocumentTables, MembershipTables, PublishTables {}
+export interface Database extends CatalogueTables, PublicTables, AccountTables, CheckoutTables, PaymentTables, DocumentTables, MembershipTables, PublishTables, GiftTables {}
 
 export interface CatalogueTables {
   educators: EducatorsTable;

@@ -95,6 +95,15 @@ export const ACTION_PAYLOADS = {
   }),
   'message filled': z.object({ message }),
   'membership plan picked': z.object({ planId: id }),
+  'gift amount picked': z.object({ amount: z.number().int().min(1).max(10_000_000) }),
+  'gift details filled': z.object({
+    buyerName: z.string().max(200).default(''),
+    buyerEmail: z.string().max(300).default(''),
+    recipientName: z.string().max(200).default(''),
+    recipientEmail: z.string().max(300).default(''),
+    message: z.string().max(5000).default(''),
+    sendDate: z.string().max(20).default(''),
+  }),
   'go back': z.object({}),
 } satisfies Record<string, z.ZodTypeAny>;
 

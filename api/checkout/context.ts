@@ -12,7 +12,8 @@ import type { Course } from '../../db/schema.ts';
 import type { Flow } from '../../src/domain/checkout/flows.ts';
 import { stepsFor, type StepId } from '../../src/domain/checkout/steps.ts';
 import type { SelectedOffer } from '../../src/domain/pricing.ts';
-import { computeCostSummary, type CostSummary, type PricedLine } from '../../src/domain/checkout/costSummary.ts';
+import { applyGiftCard, computeCostSummary, type CostSummary, type PricedLine } from '../../src/domain/checkout/costSummary.ts';
+import { spendableBalance } from '../gifts/cards.ts';
 import { requestedSpacesOf } from '../../src/domain/checkout/ui.ts';
 import type { FlowDefinition, StepDef } from './definition.ts';
 import { memberDiscountLines } from '../../src/domain/memberships.ts';
@@ -32,6 +33,8 @@ export interface PriceState {
   voucherId: string | null;
   /** The learner asked to pay one space with a membership credit (docs/gifts-and-memberships.md). */
   useCredit?: boolean;
+  /** A gift card entered under "Apply promo code or gift card" (it pays up to its balance). */
+  giftCardId?: string | null;
 }
 
 /** stepState.delivery (spec 3) of the request flow. */
@@ -143,6 +146,8 @@ export interface Selection {
   extras: { label: string; cost: number; quantity: number }[];
   spaces: number;
   voucherId: string | null;
+  /** A gift card paying part of the total (api/gifts/cards.ts). */
+  giftCardId?: string | null;
 }
 
 export interface VoucherLike {
@@ -195,7 +200,15 @@ export async function checkoutCost(ctx: Ctx): Promise<CostSummary | null> {
     if (!ctx.vouchers.has(sel.voucherId)) ctx.vouchers.set(sel.voucherId, await loadVoucherLike(ctx.q, sel.voucherId));
     voucher = ctx.vouchers.get(sel.voucherId) ?? null;
   }
-  return costOf(ctx.cat, ctx.def.catalogue(ctx), sel, voucher, { vat: ctx.def.vat, discounts: await memberDiscounts(ctx, sel) });
+  const cost = costOf(ctx.cat, ctx.def.catalogue(ctx), sel, voucher, { vat: ctx.def.vat, discounts: await memberDiscounts(ctx, sel) });
+  if (!sel.giftCardId) return cost;
+  // Locked (PostgreSQL) before its balance is read, so the amount shown is the amount the hold then takes: every
+  // action reads the cost first, so the card is locked before the occurrence in every checkout transaction.
+  let query = ctx.q.selectFrom('gift_cards').selectAll().where('id', '=', sel.giftCardId).where('educator_id', '=', ctx.row.educator_id);
+  if (ctx.dialect === 'postgres' && ctx.q.isTransaction) query = query.forUpdate();
+  const card = await query.executeTakeFirst();
+  if (!card) return cost;
+  return applyGiftCard(cost, { id: card.id, code: card.code, balance: await spendableBalance(ctx.q, card, ctx.row.id, ctx.now) });
 }
 
 /**

@@ -308,6 +308,12 @@ async function apply(ctx: Ctx, name: string, bound: BoundAction, prepared: Prepa
   // The step may have moved since the action was chosen: it must still be the current step's, and the step in the path.
   const step = stepObject(ctx, current);
   if (!step || !Object.hasOwn(step.actions, name) || !(await stepsOf(ctx)).includes(current)) fail(problems.checkoutSubmission());
+  // The first action of an after-login step binds the checkout to the learner, whatever the step (a flow without
+  // Contact Info — gift voucher, membership — records its outcome for them too).
+  if (ctx.user && !ctx.row.user_id && isAfterLoginStep(ctx.flow, current)) {
+    ctx.row.user_id = ctx.user.id;
+    ctx.row.student_id = ctx.user.studentId;
+  }
   const result = await bound.run(ctx, prepared);
   if (result === 'advance') await advance(ctx, current);
 }

@@ -6,12 +6,14 @@
 import type { Deps } from '../app.ts';
 import type { BackgroundJob } from '../background.ts';
 import { sweepAllExpiredHolds } from './holds.ts';
+import { sweepLapsedGiftHolds } from '../gifts/cards.ts';
 
 export function holdSweeperJob(deps: Deps): BackgroundJob {
   return {
     name: 'hold-sweeper',
     idleMs: 30_000,
     busyMs: 0,
-    run: () => sweepAllExpiredHolds(deps.db, deps.dialect, deps.now()),
+    // Gift card holds lapse with the spaces': their balance comes back too (spendable already counts them free).
+    run: async () => (await sweepAllExpiredHolds(deps.db, deps.dialect, deps.now())) + (await sweepLapsedGiftHolds(deps.db, deps.dialect, deps.now())),
   };
 }

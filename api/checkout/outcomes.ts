@@ -17,6 +17,8 @@ import { notifyOutcome } from './notify.ts';
 import { memberOf } from './context.ts';
 import { MEMBER_CREDIT_TEXT, summarySpendsCredit } from '../../src/domain/memberships.ts';
 import { spendCredit } from '../memberships/service.ts';
+import { commitGiftCard, holdGiftCard } from '../gifts/cards.ts';
+import { formatPence } from '../../src/domain/money.ts';
 
 /**
  * Takes the hold for the checkout's current selection; throws the sold-out / voucher / lapsed problem on failure.
@@ -24,6 +26,32 @@ import { spendCredit } from '../memberships/service.ts';
  * taken) only needs the spaces to be there.
  */
 export async function holdForSelection(ctx: Ctx, { capped }: { capped: boolean }): Promise<void> {
+  await holdSpaces(ctx, { capped });
+  await holdGift(ctx);
+}
+
+/** What a gift card pays in the fixed total (the cost summary at Payment), if one is applied. */
+function giftPart(summary: unknown): { cardId: string; amount: number } | null {
+  const s = summary as { gift_card_id?: string | null; gift_card_amount?: number | null } | null;
+  return s?.gift_card_id && s.gift_card_amount && s.gift_card_amount > 0 ? { cardId: s.gift_card_id, amount: s.gift_card_amount } : null;
+}
+
+/** Holds what the gift card pays off its balance, as long as the spaces are held; refuses when it was spent meanwhile. */
+async function holdGift(ctx: Ctx): Promise<void> {
+  const gift = giftPart(ctx.row.cost_summary);
+  if (!gift) return;
+  const result = await holdGiftCard(ctx.q, ctx.dialect, {
+    cardId: gift.cardId, checkoutId: ctx.row.id, amount: gift.amount, now: ctx.now, expiresAt: ctx.now + ctx.deps.config.CHECKOUT_HOLD_SECONDS,
+  });
+  if (!result.ok) {
+    throw new ProblemError(problems.validation([{
+      key: 'stepState.price.voucherId', name: 'Gift card',
+      message: `has only ${formatPence(result.available, ctx.row.currency)} left now: apply it again to use what is left`,
+    }]));
+  }
+}
+
+async function holdSpaces(ctx: Ctx, { capped }: { capped: boolean }): Promise<void> {
   const needs = ctx.def.holds(ctx);
   if (needs.spaces === 0 && !needs.voucherId) return;
   const result = await acquireHold(ctx.q, ctx.dialect, {
@@ -114,6 +142,17 @@ const OUTCOME_COLUMNS = {
 } as const satisfies Record<OutcomeKind, keyof Ctx['row'] | null>;
 
 /**
+ * Commits what the gift card pays to the outcome: its hold, or (a lapsed hold, a checkout that never needed Payment)
+ * the card taken now — and if the card was spent meanwhile, nothing is recorded (a provider payment is refunded).
+ */
+async function spendGift(ctx: Ctx, gift: { cardId: string; amount: number }, outcome: { kind: string; id: string }): Promise<void> {
+  const input = { checkoutId: ctx.row.id, cardId: gift.cardId, amount: gift.amount, now: ctx.now, outcome };
+  if (await commitGiftCard(ctx.q, input)) return;
+  await holdGift(ctx);
+  if (!(await commitGiftCard(ctx.q, input))) throw new ProblemError(problems.checkoutSubmission());
+}
+
+/**
  * Records the flow's outcome and closes the checkout, queueing the confirmation e-mails in the same transaction. Idempotent
  * callers check `status` first.
  */
@@ -140,8 +179,12 @@ export async function complete(ctx: Ctx, pay: CompletionPayment): Promise<void> 
     currency: ctx.row.currency,
     created_at: ctx.now,
   };
+  // A gift card that pays the whole total: paid, by gift card (the Payment step was not needed).
+  const gift = giftPart(ctx.row.cost_summary);
+  if (gift && pay.state === 'free') pay = { ...pay, method: 'gift card', state: 'paid' };
   const outcome = await ctx.def.outcome(ctx, pay, base);
   await spendMemberCredit(ctx, outcome);
+  if (gift) await spendGift(ctx, gift, outcome);
   const column = OUTCOME_COLUMNS[outcome.kind];
   if (column) ctx.row[column] = outcome.id;
   ctx.row.outcome_kind = outcome.kind;

@@ -8,6 +8,10 @@ import type { VouchersTable } from '../../db/schema.ts';
 import type { Q } from '../../db/queries/checkout.ts';
 import type { VoucherFailure } from '../../src/domain/checkout/problems.ts';
 import { lapsedVoucherUses } from '../../db/queries/holds.ts';
+import type { GiftCardRow } from '../../db/schema/gifts.ts';
+import { giftCardByCode } from '../../db/queries/gifts.ts';
+import { looksLikeGiftCode, normaliseGiftCode } from '../../src/domain/gifts.ts';
+import { spendableBalance } from '../gifts/cards.ts';
 
 export type VoucherRow = Selectable<VouchersTable>;
 
@@ -38,4 +42,20 @@ export async function checkVoucher(
     if (uses >= Number(voucher.max_uses)) return { ok: false, reason: 'usedUp' };
   }
   return { ok: true, voucher };
+}
+
+export type GiftCardCheck = { ok: true; card: GiftCardRow; spendable: number } | { ok: false; reason: VoucherFailure };
+
+/**
+ * A gift card of the educator by its code (spaces and dashes ignored): null when no card has that code (the
+ * caller answers as for an unknown promo code); expired, or with nothing left to spend, are the voucher problems.
+ */
+export async function checkGiftCard(q: Q, input: { educatorId: string; code: string; checkoutId: string | null; now: number }): Promise<GiftCardCheck | null> {
+  if (!looksLikeGiftCode(input.code)) return null;
+  const card = await giftCardByCode(q, input.educatorId, normaliseGiftCode(input.code));
+  if (!card) return null;
+  if (Number(card.expires_at) <= input.now) return { ok: false, reason: 'expired' };
+  const spendable = await spendableBalance(q, card, input.checkoutId ?? '', input.now);
+  if (spendable <= 0) return { ok: false, reason: 'usedUp' };
+  return { ok: true, card, spendable };
 }

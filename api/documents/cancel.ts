@@ -22,6 +22,7 @@ import { loadBookingView, type BookingView } from '../../db/queries/bookings.ts'
 import { ProblemError, problems } from '../../src/domain/problems.ts';
 import { needsProvider, providerNamed } from '../payments/registry.ts';
 import { queueMail, replaceQueuedMail } from '../mail/index.ts';
+import { returnGiftCardSpend } from '../gifts/cards.ts';
 import { cancellationPolicy, longDate } from './describe.ts';
 import { cancellationEmails } from './emails.ts';
 import { documentProblems } from './problems.ts';
@@ -66,6 +67,9 @@ export async function cancelBooking(deps: Deps, user: SessionUser, bookingId: st
       .where('status', 'in', ['confirmed', 'awaiting-approval'])
       .executeTakeFirst();
     if (Number(changed.numUpdatedRows) !== 1) throw new ProblemError(documentProblems.alreadyCancelled());
+    // What a gift card paid goes back on the card (with the cancellation, once), as the provider part is refunded.
+    // Before the occurrence: checkouts lock a gift card before its occurrence too.
+    await returnGiftCardSpend(tx, deps.dialect, { kind: 'booking', id: view.id }, now);
     const booking = await tx.selectFrom('bookings').select(['occurrence_id', 'spaces']).where('id', '=', view.id).executeTakeFirstOrThrow();
     const spaces = Math.max(0, Number(booking.spaces));
     let given = 0;

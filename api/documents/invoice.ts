@@ -96,6 +96,8 @@ function adjustmentsOf(view: BookingView | OrderView): InvoiceItemLine[] {
   push(items.vatSummary, false);
   const fee = Number(summary?.platform_fee ?? 0);
   if (summary && !summary.fees_absorbed && fee > 0) out.push({ description: 'Fees', quantity: null, unitPrice: null, amount: fee });
+  // Paid by gift card: the rest is what the payment method paid.
+  push(items.giftCardSummary, true);
   return out;
 }
 

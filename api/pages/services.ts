@@ -3,6 +3,7 @@
  * every Astro render as Astro.locals.services. Pages hold no queries and import nothing from api/; each service is
  * a thin call into the API's own modules and db/queries.
  */
+import { giftCardViews } from '../gifts/views.ts';
 import type { Deps } from '../app.ts';
 import type { PageServices } from '../../src/lib/page-services.ts';
 import { pageSite } from '../../src/lib/page-locals.ts';
@@ -54,6 +55,7 @@ export function createPageServices(deps: Deps): PageServices {
       reviews: await listOwnReviews(db, studentId),
     }),
     savedCourses: (studentId) => listSavedCourses(db, studentId, deps.now()),
+    giftCards: (user) => giftCardViews(db, user, deps.now(), deps.config.APP_SECRET),
     accountSettings: async (userId) => {
       const row = await findUserById(db, userId);
       return row ? accountOf(row) : null;

@@ -9,9 +9,10 @@ import type { AppEnv } from '../app.ts';
 import { parseJson } from '../http/parse.ts';
 import { ProblemError } from '../../src/domain/problems.ts';
 import { CHECKOUT_ORIGINS } from '../../src/domain/checkout/flows.ts';
-import { checkVoucher } from '../checkout/vouchers.ts';
+import { checkGiftCard, checkVoucher } from '../checkout/vouchers.ts';
 import { voucherRules } from '../http/abuse-limits.ts';
 import { refundHits, takeHits } from '../http/rate-limit.ts';
+import { formatGiftCode } from '../../src/domain/gifts.ts';
 import { invalidVoucherProblem } from '../../src/domain/checkout/problems.ts';
 
 const body = z.object({
@@ -32,6 +33,16 @@ export function vouchersRoutes() {
     const course = await db.selectFrom('courses').select(['id']).where('id', '=', input.course_ref).where('educator_id', '=', input.educator_ref).executeTakeFirst();
     if (!course) throw new ProblemError(invalidVoucherProblem('wrongCourse'));
     const check = await checkVoucher(db, { educatorId: input.educator_ref, courseId: course.id, codeOrId: input.code, now: now() });
+    if (!check.ok && check.reason === 'unknown') {
+      // "Apply promo code or gift card": one of the educator's gift cards, under the same guessing limits (on top of
+      // 2^79 possible codes).
+      const gift = await checkGiftCard(db, { educatorId: input.educator_ref, code: input.code, checkoutId: null, now: now() });
+      if (!gift) throw new ProblemError(invalidVoucherProblem('unknown'));
+      if (!gift.ok) throw new ProblemError(invalidVoucherProblem(gift.reason));
+      await refundHits(db, rules, now());
+      // The checkout takes the code itself (the card's id is not what the learner typed).
+      return c.json({ voucher_id: gift.card.code, code: formatGiftCode(gift.card.code), kind: 'giftCard', amount: gift.spendable, currency: gift.card.currency });
+    }
     if (!check.ok) throw new ProblemError(invalidVoucherProblem(check.reason));
     await refundHits(db, rules, now());
     const v = check.voucher;

@@ -16,6 +16,7 @@ import * as m0050 from './0050_phone_e164.ts';
 import * as m0070 from './0070_checkouts_without_course.ts';
 import * as m0080 from './0080_memberships.ts';
 import * as m0090 from './0090_payment_option_methods.ts';
+import * as m0071 from './0071_gift_vouchers.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_catalogue': m0001,
@@ -34,6 +35,7 @@ export const migrations: Record<string, Migration> = {
   '0070_checkouts_without_course': m0070,
   '0080_memberships': m0080,
   '0090_payment_option_methods': m0090,
+  '0071_gift_vouchers': m0071,
 };
 
 export const migrationProvider: MigrationProvider = {

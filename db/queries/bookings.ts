@@ -22,7 +22,7 @@ export interface StoredSummaryItem {
 
 /** The cost summary stored with the outcome (src/domain/checkout/costSummary.ts CostSummary). */
 export interface StoredCostSummary {
-  summary_items?: Partial<Record<'offerSummary' | 'addOnSummary' | 'discountSummary' | 'voucherSummary' | 'vatSummary' | 'extraSummary', StoredSummaryItem[]>>;
+  summary_items?: Partial<Record<'offerSummary' | 'addOnSummary' | 'discountSummary' | 'voucherSummary' | 'vatSummary' | 'extraSummary' | 'giftCardSummary', StoredSummaryItem[]>>;
   platform_fee?: number;
   fees_absorbed?: boolean;
   vat_amount?: number;

@@ -76,6 +76,8 @@ export interface EducatorModel {
   reviewCount: number;
   /** Listed membership plans, in the educator's order (empty: the memberships page says there are none). */
   plans: MembershipPlanView[];
+  /** The spec's `vouchers_app_installed`: the educator sells gift vouchers. */
+  vouchersAppInstalled: boolean;
 }
 
 /** A membership plan as the public pages show it. */
@@ -372,6 +374,7 @@ async function readCatalogue(db: Db, now: number, only?: string[]): Promise<Publ
 
   for (const list of cardsByCategory.values()) list.sort(byRelevance);
 
+  const giftsOn = new Set((await db.selectFrom('gift_voucher_settings').select('educator_id').where('enabled', '=', 1).execute()).map((r) => r.educator_id));
   const models: EducatorModel[] = educators.map((educator) => {
     const courseModels = (coursesByEducator.get(educator.id) ?? []).slice();
     const cards = courseModels.map((m) => m.card).sort(byRelevance);
@@ -388,6 +391,7 @@ async function readCatalogue(db: Db, now: number, only?: string[]): Promise<Publ
       reviews: reviewsByEducator.get(educator.id) ?? [],
       reviewCount: reviewCountByEducator.get(educator.id) ?? 0,
       plans: plansByEducator.get(educator.id) ?? [],
+      vouchersAppInstalled: giftsOn.has(educator.id),
     };
   });
 

@@ -21,7 +21,7 @@ import { planInputSchema } from '../../src/domain/memberships.ts';
 export const CATALOGUE_TABLES = [
   'categories', 'educators', 'locations', 'faqs', 'lessons', 'forms', 'form_fields', 'form_validations',
   'courses', 'collections', 'collection_courses', 'occurrences', 'offers', 'add_ons', 'reviews',
-  'payment_options', 'payment_option_methods', 'vouchers', 'membership_plans',
+  'payment_options', 'payment_option_methods', 'vouchers', 'membership_plans', 'gift_voucher_settings',
 ] as const;
 export type CatalogueTable = (typeof CATALOGUE_TABLES)[number];
 
@@ -453,6 +453,15 @@ export class EducatorBuilder {
       course_ids: plan.courseIds, position: this.counters.plan, listed: true, created_at: this.now - 90 * DAY,
     });
     return id;
+  }
+
+  /** Gift vouchers on sale (the spec's `vouchers_app_installed`): fixed amounts and/or a custom range, in pence. */
+  giftVouchers(spec: { fixedAmounts: number[]; customMin?: number | null; customMax?: number | null; expiryMonths?: number; designColour?: string | null }): void {
+    this.rows.gift_voucher_settings.push({
+      educator_id: this.id, enabled: 1, fixed_amounts: spec.fixedAmounts.join(','), custom_min: spec.customMin ?? null,
+      custom_max: spec.customMax ?? null, expiry_months: spec.expiryMonths ?? 12, design_colour: spec.designColour ?? null,
+      updated_at: this.now - 30 * DAY,
+    });
   }
 
   paymentOptions(spec: {

@@ -89,11 +89,15 @@ export function* generateEducatorBatches(options: GenerateOptions): Generator<Ed
     if (showcase) {
       builder = new EducatorBuilder(n, rng, now, showcase.vertical, showcase.city);
       showcase.build(builder);
+      // Every showcase educator sells gift vouchers (the demo shows the gift checkout on each minisite and embed).
+      builder.giftVouchers({ fixedAmounts: [2500, 5000, 10000], customMin: 1000, customMax: 50000, expiryMonths: 24, designColour: '#7a3e9d' });
     } else {
       const identity = randomIdentity(rng, n, (slug) => usedSlugs.has(slug));
       usedSlugs.add(identity.slug);
       builder = new EducatorBuilder(n, rng, now, identity.vertical, identity.city);
       randomEducator(builder, identity);
+      // One educator in three sells gift vouchers (no random draw: the rest of the catalogue stays as it was).
+      if (n % 3 === 0) builder.giftVouchers({ fixedAmounts: [2000, 4000], customMin: n % 2 === 0 ? 1000 : null, customMax: n % 2 === 0 ? 20000 : null });
     }
     yield { n, educatorId: educatorIdOf(n), rows: builder.rows };
   }

@@ -311,14 +311,14 @@ export interface SummaryItem {
 }
 
 export interface CostSummaryLike {
-  summary_items?: Partial<Record<'offerSummary' | 'addOnSummary' | 'discountSummary' | 'voucherSummary' | 'vatSummary' | 'extraSummary', SummaryItem[] | null>> | null;
+  summary_items?: Partial<Record<'offerSummary' | 'addOnSummary' | 'discountSummary' | 'voucherSummary' | 'vatSummary' | 'extraSummary' | 'giftCardSummary', SummaryItem[] | null>> | null;
   fees_absorbed?: boolean | null;
   total_cost?: number | null;
   vat_amount?: number | null;
 }
 
 export interface CostLine {
-  kind: 'offer' | 'addOn' | 'discount' | 'voucher' | 'vat' | 'extra' | 'fees';
+  kind: 'offer' | 'addOn' | 'discount' | 'voucher' | 'vat' | 'extra' | 'fees' | 'giftCard';
   text: string;
   /** Signed pence: discounts and vouchers are negative. */
   amount: number;
@@ -343,6 +343,8 @@ export function costLines(summary: CostSummaryLike, platformFee?: number | null)
   push('voucher', items.voucherSummary, true);
   push('vat', items.vatSummary);
   if (showFeesLine(platformFee, summary.fees_absorbed)) lines.push({ kind: 'fees', text: 'Fees', amount: platformFee as number });
+  // A gift card pays last: the total it leaves is what the payment method is charged.
+  push('giftCard', items.giftCardSummary, true);
   return lines;
 }
 

@@ -13,7 +13,7 @@ export type TabKey = 'courses' | 'about' | 'reviews' | 'enquiry' | 'memberships'
  * Spec 2.1 links whose pages are not built yet, so no tab links to them. When a page lands, remove
  * its key here and its tab appears in every context that has the link.
  */
-export const PENDING_TABS: ReadonlySet<TabKey> = new Set<TabKey>(['vouchers']);
+export const PENDING_TABS: ReadonlySet<TabKey> = new Set<TabKey>();
 
 export interface Tab {
   key: TabKey;
@@ -63,7 +63,11 @@ const ORDER: Record<AppContext, readonly TabKey[]> = {
  * The educator's tabs in a context: each link of spec 2.1 the context has (not "none"), except pages
  * not built yet ({@link PENDING_TABS}); Contact only when the educator can be contacted (spec 2.6).
  */
-export function profileTabs(context: AppContext, educator: { slug: string; can_be_contacted: boolean }, pending: ReadonlySet<TabKey> = PENDING_TABS): Tab[] {
+export function profileTabs(
+  context: AppContext,
+  educator: { slug: string; can_be_contacted: boolean; vouchers_app_installed?: boolean },
+  pending: ReadonlySet<TabKey> = PENDING_TABS,
+): Tab[] {
   const links = educatorLinks(context, educator.slug);
   const hrefs: Record<TabKey, string | null> = {
     courses: links.courses,
@@ -71,7 +75,9 @@ export function profileTabs(context: AppContext, educator: { slug: string; can_b
     reviews: links.reviews,
     enquiry: hasEnquiryPage(educator) ? enquiryHref(context, educator.slug) : null,
     memberships: links.memberships,
-    vouchers: links.vouchers,
+    // Gift Vouchers only for an educator who sells them (when the page knows; a page that does not shows it and the
+    // gift checkout says so).
+    vouchers: educator.vouchers_app_installed === false ? null : links.vouchers,
   };
   return ORDER[context]
     .filter((key) => !pending.has(key) && hrefs[key] !== null)

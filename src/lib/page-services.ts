@@ -11,6 +11,7 @@ import type { Account } from '../../api/routes/account.ts';
 import type { ProfileItem, listOwnReviews } from '../../db/queries/accounts.ts';
 import type { listSavedCourses } from '../../db/queries/saved-courses.ts';
 import type { Educator } from '../../db/schema.ts';
+import type { GiftCardView } from '../../api/gifts/views.ts';
 import type { PayInvoiceView } from '../../db/queries/bookings.ts';
 
 export interface CheckoutPageData {
@@ -40,6 +41,8 @@ export interface PageServices {
   claimPage(slug: string, userId: string | null): Promise<{ educator: Educator | null; requested: boolean }>;
   profile(studentId: string): Promise<{ items: ProfileItem[]; reviews: Awaited<ReturnType<typeof listOwnReviews>> }>;
   savedCourses(studentId: string): ReturnType<typeof listSavedCourses>;
+  /** The learner's gift cards, bought and received, with balance and expiry. */
+  giftCards(user: { id: string; email: string }): Promise<GiftCardView[]>;
   accountSettings(userId: string): Promise<Account | null>;
 }
 

@@ -237,6 +237,7 @@ export function client(server: TestServer, cookie = '') {
   return {
     get: (path: string) => call('GET', path),
     post: (path: string, body?: unknown) => call('POST', path, body ?? {}),
+    put: (path: string, body?: unknown) => call('PUT', path, body ?? {}),
     initialise: (flowSlug: string, body: Record<string, unknown>) =>
       call('POST', `/checkout/initialise/${flowSlug}`, { checkoutId: null, origin: 'marketplace', bookedOnURL: 'http://localhost/course', utms: { utm_source: 'test' }, ...body }),
     submit: (checkoutId: string, action: string, payload: Record<string, unknown> = {}) =>

@@ -134,6 +134,7 @@ describe('ids, slugs and content', () => {
       form_validations: (r) => `${r.form_id}/${r.field_ref}/${r.condition}`,
       collection_courses: (r) => `${r.collection_id}/${r.course_id}`,
       payment_option_methods: (r) => `${r.payment_options_id}/${r.method}`,
+      gift_voucher_settings: (r) => String(r.educator_id),
     };
     for (const table of CATALOGUE_TABLES) {
       const rows = cat[table] as unknown as Record<string, unknown>[];

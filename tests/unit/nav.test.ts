@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { PENDING_TABS, profileTabs } from '../../src/lib/nav.ts';
 
-const clay = { slug: 'clay', can_be_contacted: true };
+const clay = { slug: 'clay', can_be_contacted: true, vouchers_app_installed: false };
+const clayGifts = { ...clay, vouchers_app_installed: true };
 const pairs = (tabs: { key: string; href: string }[]) => tabs.map((t) => [t.key, t.href]);
 
 describe('profileTabs', () => {
@@ -23,12 +24,19 @@ describe('profileTabs', () => {
     }
   });
 
-  it('gift vouchers wait for their page; memberships are listed; without pending tabs they follow the spec table', () => {
-    expect([...PENDING_TABS].sort()).toEqual(['vouchers']);
+  it('every tab of the spec table has its page (none pending): tabs follow the spec table', () => {
+    expect([...PENDING_TABS]).toEqual([]);
     const none = new Set<never>();
     expect(pairs(profileTabs('marketplace', clay, none))).toContainEqual(['memberships', '/clay/memberships']);
     expect(profileTabs('marketplace', clay, none).some((t) => t.key === 'vouchers')).toBe(false); // "none" in the table
-    expect(pairs(profileTabs('minisite', clay, none))).toEqual(expect.arrayContaining([['memberships', '/memberships'], ['vouchers', '/gift-checkout']]));
-    expect(pairs(profileTabs('embed', clay, none))).toEqual(expect.arrayContaining([['memberships', '/embed/clay/memberships'], ['vouchers', '/embed/clay/gift-checkout']]));
+    expect(pairs(profileTabs('minisite', clayGifts, none))).toEqual(expect.arrayContaining([['memberships', '/memberships'], ['vouchers', '/gift-checkout']]));
+    expect(pairs(profileTabs('embed', clayGifts, none))).toEqual(expect.arrayContaining([['memberships', '/embed/clay/memberships'], ['vouchers', '/embed/clay/gift-checkout']]));
+  });
+
+  it('shows Gift Vouchers on the minisite and in the embed of an educator who sells them (vouchers_app_installed), never on the marketplace', () => {
+    expect(pairs(profileTabs('minisite', clayGifts))).toEqual([['courses', '/'], ['about', '/about'], ['reviews', '/reviews'], ['memberships', '/memberships'], ['vouchers', '/gift-checkout'], ['enquiry', '/enquiry']]);
+    expect(pairs(profileTabs('embed', clayGifts))).toContainEqual(['vouchers', '/embed/clay/gift-checkout']);
+    expect(profileTabs('marketplace', clayGifts).some((t) => t.key === 'vouchers')).toBe(false);
+    expect(profileTabs('minisite', clay).some((t) => t.key === 'vouchers')).toBe(false);
   });
 });

@@ -11,6 +11,7 @@ import { requestFlow } from './request.ts';
 import { dateBookingRequestFlow, groupBookingRequestFlow } from './group-requests.ts';
 import { bookingApplicationFlow } from './booking-application.ts';
 import { membershipFlow } from './membership.ts';
+import { giftVoucherFlow } from './gift-voucher.ts';
 
 const FLOW_DEFINITIONS: { readonly [F in Flow]: FlowDefinition<F> } = {
   booking: bookingFlow,
@@ -20,6 +21,7 @@ const FLOW_DEFINITIONS: { readonly [F in Flow]: FlowDefinition<F> } = {
   groupBookingRequest: groupBookingRequestFlow,
   bookingApplication: bookingApplicationFlow,
   membership: membershipFlow,
+  giftVoucher: giftVoucherFlow,
 };
 
 export function flowDefinition(flow: Flow): AnyFlowDefinition {

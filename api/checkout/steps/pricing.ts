@@ -8,7 +8,7 @@ import { ACTION_PAYLOADS } from '../actions.ts';
 import { ADVANCE, action, defineStep, type StepDef } from '../definition.ts';
 import { courseOf, domainOffers, entry, memberOf, setEntry, stepObject, type Ctx, type PriceState } from '../context.ts';
 import { creditApplies } from '../../../src/domain/memberships.ts';
-import { checkVoucher } from '../vouchers.ts';
+import { checkGiftCard, checkVoucher } from '../vouchers.ts';
 import { invalid, validateLines } from './lines.ts';
 
 type PricingAction = 'pricing options picked' | 'order pricing options picked';
@@ -23,6 +23,7 @@ async function pickPricing(ctx: Ctx, payload: (typeof ACTION_PAYLOADS)[PricingAc
     ctx, offersIn, payload.selectedAddons, { offers: 'payload.selectedOffers', addOns: 'payload.selectedAddons' }, payload.spacesRequested,
   );
   let voucherId: string | null = null;
+  let giftCardId: string | null = null;
   if (payload.appliedPromoCode && payload.appliedPromoCode.trim()) {
     const previous = entry<PriceState>(ctx, 'price')?.voucherId ?? null;
     const ownHold = await ctx.q.selectFrom('space_holds').select('voucher_id').where('checkout_id', '=', ctx.row.id).where('status', '=', 'held').executeTakeFirst();
@@ -30,10 +31,16 @@ async function pickPricing(ctx: Ctx, payload: (typeof ACTION_PAYLOADS)[PricingAc
       educatorId: ctx.cat.educator.id, courseId: courseOf(ctx).id, codeOrId: payload.appliedPromoCode, now: ctx.now,
       ownHold: !!ownHold?.voucher_id && ownHold.voucher_id === previous,
     });
-    if (!check.ok) invalid([voucherProperty(check.reason)]);
-    voucherId = check.voucher.id;
+    if (check.ok) voucherId = check.voucher.id;
+    else {
+      // Not a promo code of this course: perhaps one of the educator's gift cards.
+      const gift = check.reason === 'unknown' ? await checkGiftCard(ctx.q, { educatorId: ctx.cat.educator.id, code: payload.appliedPromoCode, checkoutId: ctx.row.id, now: ctx.now }) : null;
+      if (!gift) invalid([voucherProperty(check.reason)]);
+      else if (!gift.ok) invalid([voucherProperty(gift.reason)]);
+      else giftCardId = gift.card.id;
+    }
   }
-  const state: PriceState = { offers, addOns, spacesRequested: spaces, voucherId, ...(payload.useMembershipCredit ? { useCredit: true } : {}) };
+  const state: PriceState = { offers, addOns, spacesRequested: spaces, voucherId, giftCardId, ...(payload.useMembershipCredit ? { useCredit: true } : {}) };
   if (payload.useMembershipCredit) await checkCredit(ctx, offers);
   setEntry(ctx, 'price', state);
 }
@@ -73,5 +80,5 @@ export function pricingStep<I extends 'spaces' | 'offers'>(id: I, actionName: Pr
 export function priceSelection(ctx: Ctx) {
   const price = entry<PriceState>(ctx, 'price');
   if (!price) return null;
-  return { offers: price.offers, addOns: price.addOns, extras: [], spaces: price.spacesRequested, voucherId: price.voucherId ?? null };
+  return { offers: price.offers, addOns: price.addOns, extras: [], spaces: price.spacesRequested, voucherId: price.voucherId ?? null, giftCardId: price.giftCardId ?? null };
 }

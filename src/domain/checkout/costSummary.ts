@@ -33,6 +33,8 @@ export interface CostSummaryItems {
   voucherSummary: SummaryLine[];
   vatSummary: SummaryLine[];
   extraSummary: SummaryLine[];
+  /** A gift card paying part (or all) of the total: one negative line. */
+  giftCardSummary?: SummaryLine[];
 }
 
 export interface CostSummary {
@@ -44,6 +46,9 @@ export interface CostSummary {
   subtotal: number;
   total_cost: number;
   currency: string;
+  /** What a gift card pays of the total (already taken off total_cost). */
+  gift_card_amount?: number;
+  gift_card_id?: string | null;
 }
 
 export interface PricedLine {
@@ -142,3 +147,20 @@ export function computeCostSummary(input: CostInput): CostSummary {
   };
 }
 
+
+/**
+ * A gift card is a means of payment, not a discount: the total (VAT and fees included) is worked out as without it,
+ * then the card pays up to its balance and the rest is left for the chosen payment method. Shown as one negative line.
+ */
+export function applyGiftCard(summary: CostSummary, card: { id: string; code: string; balance: number } | null): CostSummary {
+  if (!card) return summary;
+  const paid = Math.max(0, Math.min(card.balance, summary.total_cost));
+  if (paid === 0) return { ...summary, gift_card_amount: 0, gift_card_id: card.id };
+  return {
+    ...summary,
+    summary_items: { ...summary.summary_items, giftCardSummary: [{ text: `Gift card ••••${card.code.slice(-4)}`, value: -paid }] },
+    total_cost: summary.total_cost - paid,
+    gift_card_amount: paid,
+    gift_card_id: card.id,
+  };
+}

@@ -29,6 +29,8 @@ export interface FlowRules {
   readonly paymentMethods: readonly PaymentMethod[];
   /** Spec 7: initialising also sends `occurrenceId` (a dated flow: its offers are the occurrence's). */
   readonly dated: boolean;
+  /** What the summary sidebar names when the flow sells no course (in place of the course name). */
+  readonly title?: string;
 }
 
 /**
@@ -71,6 +73,13 @@ export const FLOW_RULES = {
     pathSlug: 'membership', courseTypes: null, dated: false,
     steps: { beforeLogin: ['plan'], afterLogin: ['payment', 'confirmation'] },
     paymentMethods: ['card'],
+  },
+  // A gift voucher of an educator (docs/gifts-and-memberships.md): paid at once by card or wallet — never on
+  // invoice or in person, as the code is issued when it is paid.
+  giftVoucher: {
+    pathSlug: 'gift-voucher', courseTypes: null, dated: false, title: 'Gift Voucher',
+    steps: { beforeLogin: ['giftAmount'], afterLogin: ['giftDetails', 'payment', 'confirmation'] },
+    paymentMethods: ['card', 'paypal'],
   },
 } as const satisfies Record<string, FlowRules>;
 
@@ -130,6 +139,11 @@ export function courseTypeGroup(type: CourseType | null | undefined): CourseType
 /** Whether the flow sells a course (initialised with `courseId`) rather than something of the educator's (`educatorId`). */
 export function flowSellsCourse(flow: Flow): boolean {
   return (FLOW_RULES[flow] as FlowRules).courseTypes !== null;
+}
+
+/** The summary's heading for a flow without a course (its `title`). */
+export function flowTitle(flow: Flow): string {
+  return (FLOW_RULES[flow] as FlowRules).title ?? '';
 }
 
 export function flowAcceptsCourseType(flow: Flow, type: CourseType | null | undefined): boolean {

@@ -54,6 +54,8 @@ export function confirmationTitle(flow: Flow, input: { approvalRequired?: boolea
       return 'Application Sent';
     case 'membership':
       return 'Welcome, You Are a Member';
+    case 'giftVoucher':
+      return 'Gift Voucher Purchased';
   }
 }
 

@@ -18,12 +18,14 @@ export interface SummaryLineView {
 
 /** Spec 3 "Cost summary". */
 export interface CostSummaryView {
-  summary_items?: Partial<Record<'offerSummary' | 'addOnSummary' | 'discountSummary' | 'voucherSummary' | 'vatSummary' | 'extraSummary', SummaryLineView[] | null>> | null;
+  summary_items?: Partial<Record<'offerSummary' | 'addOnSummary' | 'discountSummary' | 'voucherSummary' | 'vatSummary' | 'extraSummary' | 'giftCardSummary', SummaryLineView[] | null>> | null;
   platform_fee?: number | null;
   fees_absorbed?: boolean | null;
   total_cost?: number | null;
   vat_amount?: number | null;
   currency?: string | null;
+  /** What a gift card pays of the total (already taken off total_cost). */
+  gift_card_amount?: number | null;
 }
 
 /**
@@ -51,6 +53,9 @@ export interface CheckoutOutcome {
   totalCost?: number | null;
   currency?: string | null;
   links?: { ical?: string | null; invoice?: string | null; payInvoice?: string | null; manage?: string | null };
+  /** The confirmation's text and buttons, for kinds the screen does not lay out itself (gift voucher, membership). */
+  message?: string | null;
+  actions?: { label: string; href: string }[];
 }
 
 export interface CheckoutRules {

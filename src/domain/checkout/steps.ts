@@ -14,7 +14,9 @@ export type StepId =
   | 'contactDetails'
   | 'payment'
   | 'confirmation'
-  | 'plan';
+  | 'plan'
+  | 'giftAmount'
+  | 'giftDetails';
 
 /** Spec 2.14: the step names used in the breadcrumb. */
 export const STEP_LABELS: Readonly<Record<StepId, string>> = {
@@ -29,6 +31,8 @@ export const STEP_LABELS: Readonly<Record<StepId, string>> = {
   payment: 'Payment',
   confirmation: 'Confirmation',
   plan: 'Plan',
+  giftAmount: 'Amount',
+  giftDetails: 'Gift Details',
 };
 
 /** Spec 2.14 "Step contents": headings where the spec gives one. */
@@ -38,6 +42,8 @@ export const STEP_TITLES: Readonly<Partial<Record<StepId, string>>> = {
   message: 'Message',
   payment: 'Payment',
   plan: 'Membership Plan',
+  giftAmount: 'Choose an Amount',
+  giftDetails: 'Who is it for?',
 };
 
 /** Spec 2.14: the Dates step heading of the request flow. */

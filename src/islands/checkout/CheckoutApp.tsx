@@ -15,7 +15,8 @@ import { backToWebsiteHref } from '../../stores/embed.ts';
 import { backAction, breadcrumbLabels, stepView } from '../../domain/checkout/steps.ts';
 import { BACK_TO_WEBSITE, UNKNOWN_STEP_TEXT } from '../../domain/checkout/constants.ts';
 import { checkoutEventParams } from '../../domain/checkout/ui.ts';
-import { courseLink } from '../../domain/links.ts';
+import { courseLink, educatorPageUrl } from '../../domain/links.ts';
+import { flowSellsCourse } from '../../domain/checkout/flows.ts';
 import { $identity, refreshIdentity } from './identity.ts';
 import { once, trackBeginCheckout, trackPurchase } from './analytics.ts';
 import type { CheckoutBootstrap, CheckoutState } from './types.ts';
@@ -31,6 +32,8 @@ import MessageStep from './steps/MessageStep.tsx';
 import ContactStep from './steps/ContactStep.tsx';
 import LoginStep from './steps/LoginStep.tsx';
 import PaymentStep from './steps/PaymentStep.tsx';
+import GiftAmountStep from './steps/GiftAmountStep.tsx';
+import GiftDetailsStep from './steps/GiftDetailsStep.tsx';
 import PlanStep from './steps/PlanStep.tsx';
 import { Spinner, STEP_HEADING_ID, StepHeading } from './shared.tsx';
 
@@ -73,6 +76,10 @@ function StepArea({ state, loggedIn }: { state: CheckoutState; loggedIn: boolean
       return <ContactStep />;
     case 'payment':
       return <PaymentStep />;
+    case 'giftAmount':
+      return <GiftAmountStep />;
+    case 'giftDetails':
+      return <GiftDetailsStep />;
     case 'plan':
       return <PlanStep />;
     default:
@@ -90,10 +97,11 @@ function BackButton({ state, bootstrap, className = '' }: { state: CheckoutState
   const steps = state.steps ?? [];
   const current = steps.includes(state.currentStep as never) ? (state.currentStep as (typeof steps)[number]) : steps[0];
   const action = current ? backAction(steps, current, state.origin) : 'history';
-  // A flow without a course (a membership) goes back to the educator's page instead of a course page.
+  // Without a course (gift voucher, membership) the first step's Back leads to the educator's page.
+  const educatorSlug = bootstrap.educator!.slug;
   const coursePage = bootstrap.course
-    ? courseLink('embed', { educatorSlug: bootstrap.educator!.slug, courseSlug: bootstrap.course.slug, host: bootstrap.host }).href
-    : `/embed/${bootstrap.educator!.slug}`;
+    ? courseLink('embed', { educatorSlug, courseSlug: bootstrap.course.slug, host: bootstrap.host }).href
+    : educatorPageUrl('embed', bootstrap.host, educatorSlug, bootstrap.protocol);
   return (
     <button
       type="button"
@@ -103,9 +111,9 @@ function BackButton({ state, bootstrap, className = '' }: { state: CheckoutState
         if (action === 'previous-step') void submitAction('go back', {});
         else if (action === 'course-page') window.location.assign(coursePage);
         else if (window.history.length > 1) window.history.back();
-        else if (!bootstrap.course) window.location.assign(bootstrap.context === 'minisite' ? '/' : `/${bootstrap.educator!.slug}`);
+        else if (!bootstrap.course) window.location.assign(educatorPageUrl(bootstrap.origin, bootstrap.host, educatorSlug, bootstrap.protocol));
         else window.location.assign(courseLink(bootstrap.context === 'minisite' ? 'minisite' : 'marketplace', {
-          educatorSlug: bootstrap.educator!.slug, currentEducatorSlug: bootstrap.educator!.slug, courseSlug: bootstrap.course.slug, host: bootstrap.host,
+          educatorSlug, currentEducatorSlug: educatorSlug, courseSlug: bootstrap.course.slug, host: bootstrap.host,
         }).href);
       }}
     >
@@ -188,8 +196,8 @@ export default function CheckoutApp({ bootstrap }: { bootstrap: CheckoutBootstra
   let content: ReactNode;
   if (restricted && b.course) {
     content = <Restricted />;
-  } else if (!state || !b.educator || (!b.course && !!state.courseId)) {
-    // A course flow waits for its course; a flow without one (a membership) needs only the educator.
+  } else if (!state || !b.educator || (flowSellsCourse(state.flow) && !b.course)) {
+    // A course flow waits for its course; a flow without one (gift voucher, membership) needs only the educator.
     content = (
       <div className="checkout-loading">
         <Spinner label="Loading the checkout" />

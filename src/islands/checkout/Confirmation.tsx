@@ -27,6 +27,7 @@ export function SharePrompt() {
   const state = useStore($checkout);
   const course = bootstrap.course;
   const educator = bootstrap.educator!;
+  // The share prompt shares a course; a checkout without one (gift voucher, membership) has none to share.
   if (!course || !showSharePrompt(educator.featureFlags)) return null;
   const url = coursePageUrl(state?.origin ?? bootstrap.origin, bootstrap.host, educator.slug, course.slug, bootstrap.protocol);
   const text = shareText(course.name, educator.name);
@@ -136,6 +137,21 @@ export default function Confirmation() {
     );
   } else if (state.applicationId ?? (outcome?.kind === 'application' ? outcome.id : null)) {
     body = <p className="confirmation__reference">{referenceText('application', (state.applicationId ?? outcome!.id)!)}</p>;
+  } else if (outcome) {
+    // Any other kind (gift voucher, membership): the flow describes its text and buttons.
+    body = (
+      <>
+        {outcome.message && <p>{outcome.message}</p>}
+        <p className="confirmation__reference">{referenceText(outcome.kind, outcome.reference)}</p>
+        {(outcome.actions ?? []).length > 0 && (
+          <div className="confirmation__actions">
+            {(outcome.actions ?? []).map((a, i) => (
+              <a key={a.href} className={`btn${i > 0 ? ' btn--secondary' : ''}`} {...(a.href.startsWith('/api/') ? { href: apiLink(a.href)!, target: '_blank', rel: 'noopener' } : pageLink(a.href))}>{a.label}</a>
+            ))}
+          </div>
+        )}
+      </>
+    );
   }
 
   return (

@@ -13,6 +13,7 @@ import { cancellationText, costLines, deliveryLine } from '../../domain/pricing.
 import { coursePageUrl, educatorPageUrl } from '../../domain/links.ts';
 import { locationText } from '../../domain/locations.ts';
 import { formatOccurrenceRange } from '../../lib/format.ts';
+import { flowTitle } from '../../domain/checkout/flows.ts';
 import { money, useCurrency, usePricesVisible } from './shared.tsx';
 
 export function ContinueButton({ className = '' }: { className?: string }) {
@@ -39,7 +40,7 @@ function useDetailLines(): string[] {
   }, [dated]);
   return useMemo(() => {
     const lines: string[] = [];
-    // A flow without a course (a membership) has no dates or delivery: its line is in the cost summary.
+    // A flow without a course (gift voucher, membership) has no date, delivery or cancellation lines.
     if (!course) return lines;
     const dated = state && (state.flow === 'booking' || state.flow === 'bookingApplication');
     if (dated && state.occurrenceId) {
@@ -98,11 +99,9 @@ export default function Summary() {
   return (
     <aside className="checkout-summary panel" aria-labelledby="checkout-summary-heading">
       <h2 id="checkout-summary-heading" className="visually-hidden">Summary</h2>
-      {course && courseHref && (
-        <p className="checkout-summary__course">
-          <a href={courseHref} {...newTab}>{course.name}</a>
-        </p>
-      )}
+      <p className="checkout-summary__course">
+        {course && courseHref ? <a href={courseHref} {...newTab}>{course.name}</a> : flowTitle(state?.flow ?? bootstrap.flow ?? 'booking')}
+      </p>
       <p className="checkout-summary__educator small">
         <a href={educatorHref} {...newTab}>{byEducatorText(educator.name)}</a>
       </p>

@@ -68,10 +68,22 @@ export interface InitialiseBody {
   utms: Record<string, string>;
 }
 
+/** GET /api/educators/{id}/gift-vouchers: the amounts an educator's gift vouchers come in. */
+export interface GiftVoucherOffer {
+  vouchers_app_installed: boolean;
+  fixedAmounts: number[];
+  customMin: number | null;
+  customMax: number | null;
+  expiryMonths: number;
+  designColour: string | null;
+  currency: string;
+}
+
 /** A membership plan as the Plan step lists it (GET /api/educators/{id}/membership-plans). */
 export interface MembershipPlanOption { id: string; name: string; description: string; priceText: string; benefits: string[] }
 
 export const checkoutApi = {
+  giftVouchers: (educatorId: string) => call<GiftVoucherOffer>(`/educators/${encodeURIComponent(educatorId)}/gift-vouchers`),
   membershipPlans: (educatorId: string) => call<{ plans: MembershipPlanOption[] }>(`/educators/${encodeURIComponent(educatorId)}/membership-plans`),
   initialise: (flow: Flow, body: InitialiseBody) => post<CheckoutState>(initialisePath(flow), body),
   get: (checkoutId: string) => call<CheckoutState>(`/checkout/${encodeURIComponent(checkoutId)}`),

@@ -1,0 +1,48 @@
+/**
+ * Gift vouchers of an educator:
+ *   GET /api/educators/{educatorId or slug}/gift-vouchers → what is on sale (`vouchers_app_installed`, amounts,
+ *       expiry months, design colour); anyone may read it (the gift checkout and the booking aside show it).
+ *   PUT /api/educators/{educatorId}/gift-vouchers → the educator's admins change the settings (zod-checked rules
+ *       of src/domain/gifts.ts: amounts £5–£1,000, custom min ≤ max, expiry at least 12 months, a #rrggbb colour).
+ */
+import { Hono } from 'hono';
+import type { AppEnv } from '../app.ts';
+import { parseJson } from '../http/parse.ts';
+import { ProblemError, problems } from '../../src/domain/problems.ts';
+import { giftSettingsSchema, type GiftSettings } from '../../src/domain/gifts.ts';
+import { loadGiftSettings, saveGiftSettings } from '../../db/queries/gifts.ts';
+import { requireUser } from '../auth/middleware.ts';
+import { authProblems } from '../auth/problems.ts';
+
+export function publicGiftSettings(s: GiftSettings) {
+  return {
+    vouchers_app_installed: s.enabled,
+    fixedAmounts: s.enabled ? s.fixedAmounts : [],
+    customMin: s.enabled ? s.customMin : null,
+    customMax: s.enabled ? s.customMax : null,
+    expiryMonths: s.expiryMonths,
+    designColour: s.designColour,
+    currency: 'GBP',
+  };
+}
+
+export function giftVoucherRoutes() {
+  const app = new Hono<AppEnv>();
+  app.get('/educators/:educator/gift-vouchers', async (c) => {
+    const ref = c.req.param('educator').slice(0, 200);
+    const db = c.var.deps.db;
+    const educator = await db.selectFrom('educators').select('id').where((eb) => eb.or([eb('id', '=', ref), eb('slug', '=', ref)])).executeTakeFirst();
+    if (!educator) throw new ProblemError(problems.notFound('No such educator'));
+    return c.json(publicGiftSettings(await loadGiftSettings(db, educator.id)));
+  });
+  app.put('/educators/:educator/gift-vouchers', async (c) => {
+    const user = requireUser(c);
+    const educatorId = c.req.param('educator').slice(0, 200);
+    if (!user.educatorIds.includes(educatorId)) throw new ProblemError(authProblems.forbidden('Only the educator’s admins can change its gift vouchers.'));
+    const settings = await parseJson(c, giftSettingsSchema);
+    const { db, now } = c.var.deps;
+    await saveGiftSettings(db, educatorId, settings, now());
+    return c.json(publicGiftSettings(await loadGiftSettings(db, educatorId)));
+  });
+  return app;
+}

@@ -1,0 +1,152 @@
+/**
+ * Spending a gift card under "Apply promo code or gift card" (docs/gifts-and-memberships.md "## Gift vouchers"):
+ * it pays up to its balance and the rest is paid by card; what is left stays for later; the cost summary shows it as a
+ * negative line; cancelling inside the policy window gives it back; concurrent checkouts never spend more than the
+ * balance (the guarded update, on SQLite and PostgreSQL).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { makeEducatorAdmin, signUpAndLogin } from '../helpers/auth.ts';
+import {
+  CARDS, IDS, OFFERS, booker, client, contactPayload, payWithCard, problemType, seedCheckoutCatalogue, type Client,
+} from './checkout-fixtures.ts';
+import { formatGiftCode, londonDate } from '../../src/domain/gifts.ts';
+
+let server: TestServer;
+let now: number;
+
+beforeAll(async () => {
+  server = await startTestServer({ RATE_LIMIT_LOGIN_PER_IP: '100000', LOG_LEVEL: 'silent' });
+  now = Math.floor(Date.now() / 1000);
+  await seedCheckoutCatalogue(server.db, now);
+  await server.db.updateTable('educators').set({ cancellation_allowed: 1 }).where('id', '=', IDS.educator).execute();
+  const admin = await signUpAndLogin(server);
+  await makeEducatorAdmin(server.db, admin.user.id, IDS.educator);
+  const res = await client(server, admin.cookie).put(`/educators/${IDS.educator}/gift-vouchers`, {
+    enabled: true, fixedAmounts: [2500, 5000], customMin: 1000, customMax: 20000, expiryMonths: 12, designColour: null,
+  });
+  expect(res.status).toBe(200);
+});
+afterAll(async () => server?.close());
+
+async function learner(): Promise<{ api: Client; email: string }> {
+  const { cookie, user } = await signUpAndLogin(server);
+  return { api: client(server, cookie), email: user.email };
+}
+
+/** Buys a gift card of `amount` and answers its code (as the recipient reads it) and id. */
+async function giftCard(amount: number): Promise<{ code: string; id: string }> {
+  const { api } = await learner();
+  let res = await api.initialise('gift-voucher', { educatorId: IDS.educator });
+  const id = res.body._id;
+  await api.submit(id, 'gift amount picked', { amount });
+  res = await api.submit(id, 'gift details filled', {
+    buyerName: 'Ada', buyerEmail: 'ada@example.com', recipientName: 'Grace', recipientEmail: 'grace@example.com', message: '', sendDate: londonDate(now),
+  });
+  res = await api.submit(id, 'payment method selected', { paymentMethod: 'card' });
+  await payWithCard(server, res.body, CARDS.success);
+  res = await api.submit(id, 'payment was successful', {});
+  expect(res.status).toBe(200);
+  const card = await server.db.selectFrom('gift_cards').select(['id', 'code']).where('id', '=', res.body.outcomeId).executeTakeFirstOrThrow();
+  return { code: formatGiftCode(card.code), id: card.id };
+}
+
+async function balance(id: string): Promise<number> {
+  return Number((await server.db.selectFrom('gift_cards').select('balance').where('id', '=', id).executeTakeFirstOrThrow()).balance);
+}
+
+/** A booking of `quantity` standard places (£30 each) up to the step after Contact Info, the code applied. */
+async function bookWithCode(api: Client, _email: string, code: string, quantity: number, course: string = IDS.classCourse, occ: string = IDS.classOcc, offer: string = OFFERS.standard) {
+  let res = await api.initialise('booking', { courseId: course });
+  const id = res.body._id;
+  await api.submit(id, 'occurrence picked', { occurrence_id: occ });
+  res = await api.submit(id, 'pricing options picked', { selectedOffers: [{ offerId: offer, quantity }], selectedAddons: [], appliedPromoCode: code });
+  return { id, priced: res };
+}
+
+const phone = (email: string) => contactPayload(email, { bookerFormResponse: booker(email, { phone: '07700 900123' }) });
+
+describe('redeeming a gift card', () => {
+  it('pays part of one booking and the rest of another; the cost summary shows a negative line; cancelling gives it back', async () => {
+    const card = await giftCard(5000);
+    const { api, email } = await learner();
+
+    // The validation route accepts the code, spaces and case aside.
+    const v = await api.post('/vouchers/validate', { code: card.code.toLowerCase().replace(/-/g, ' '), course_ref: IDS.classCourse, educator_ref: IDS.educator });
+    expect(v.status).toBe(200);
+    expect(v.body).toMatchObject({ kind: 'giftCard', amount: 5000 });
+
+    // One £30 place: the card pays all of it; no Payment step; paid by gift card.
+    const first = await bookWithCode(api, email, card.code, 1);
+    expect(first.priced.status).toBe(200);
+    expect(first.priced.body.costSummary).toMatchObject({ total_cost: 0, gift_card_amount: 3000 });
+    expect(first.priced.body.costSummary.summary_items.giftCardSummary).toEqual([{ text: `Gift card ••••${card.code.slice(-4)}`, value: -3000 }]);
+    let res = await api.submit(first.id, 'contact details filled', phone(email));
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'completed', outcome: { kind: 'booking', paymentMethod: 'gift card', paymentState: 'paid', totalCost: 0 } });
+    expect(await balance(card.id)).toBe(2000);
+
+    // Two places (£60): the card pays its last £20, the card payment £40.
+    const second = await bookWithCode(api, email, card.code, 2);
+    expect(second.priced.body.costSummary).toMatchObject({ total_cost: 4000, gift_card_amount: 2000 });
+    res = await api.submit(second.id, 'contact details filled', phone(email));
+    expect(res.body).toMatchObject({ currentStep: 'payment', totalCost: 4000 });
+    expect(await balance(card.id)).toBe(0);
+    // Going back gives the hold back; coming again takes it again.
+    res = await api.submit(second.id, 'go back', {});
+    expect(await balance(card.id)).toBe(2000);
+    res = await api.submit(second.id, 'contact details filled', phone(email));
+    expect(await balance(card.id)).toBe(0);
+    res = await api.submit(second.id, 'payment method selected', { paymentMethod: 'card' });
+    expect((await payWithCard(server, res.body, CARDS.success)).status).toBe(200);
+    res = await api.submit(second.id, 'payment was successful', {});
+    expect(res.body).toMatchObject({ status: 'completed', outcome: { kind: 'booking', paymentState: 'paid', totalCost: 4000 } });
+    const secondBooking = res.body.bookingId as string;
+
+    // Spent: the code is used up for a third booking.
+    const third = await bookWithCode(api, email, card.code, 1);
+    expect(third.priced.status).toBe(400);
+    expect(problemType(third.priced.body)).toBe('generic/validation-error');
+
+    // Cancelling inside the policy window gives the £20 back to the card (the £40 goes back to the card payment).
+    res = await api.post(`/bookings/${secondBooking}/cancel`, {});
+    expect(res.status).toBe(200);
+    expect(await balance(card.id)).toBe(2000);
+    const redemptions = await server.db.selectFrom('gift_card_redemptions').select(['amount', 'status']).where('gift_card_id', '=', card.id).orderBy('amount').execute();
+    expect(redemptions).toEqual([{ amount: 2000, status: 'returned' }, { amount: 3000, status: 'committed' }]);
+  });
+
+  it('refuses an unknown, another educator’s, or an expired card', async () => {
+    const { api } = await learner();
+    const card = await giftCard(2500);
+    let res = await api.post('/vouchers/validate', { code: 'ABCD-EFGH-JKMN-PQRS', course_ref: IDS.classCourse, educator_ref: IDS.educator });
+    expect(res.status).toBe(400);
+    res = await api.post('/vouchers/validate', { code: card.code, course_ref: IDS.vatCourse, educator_ref: IDS.educatorVat });
+    expect(res.status).toBe(400);
+    await server.db.updateTable('gift_cards').set({ expires_at: now - 1 }).where('id', '=', card.id).execute();
+    res = await api.post('/vouchers/validate', { code: card.code, course_ref: IDS.classCourse, educator_ref: IDS.educator });
+    expect(res.status).toBe(400);
+    expect(res.body.detail).toMatch(/expired/i);
+  });
+});
+
+describe('concurrent redemptions', () => {
+  it('never spend more than the balance: a £25 card, ten learners each paying £10 with it at once', async () => {
+    const card = await giftCard(2500);
+    const learners = await Promise.all(Array.from({ length: 10 }, () => learner()));
+    const checkouts = await Promise.all(learners.map(async (l) => ({ ...l, ...(await bookWithCode(l.api, l.email, card.code, 1, IDS.raceCourse, IDS.raceOcc, OFFERS.race)) })));
+    for (const c of checkouts) expect(c.priced.body.costSummary).toMatchObject({ gift_card_amount: 1000, total_cost: 0 });
+    // Each Contact Info either completes the booking there and then (the card pays it all), or reaches Payment with
+    // whatever the card can still pay held for it (the rest to pay by card) — never more than the card holds.
+    const results = await Promise.all(checkouts.map((c) => c.api.submit(c.id, 'contact details filled', phone(c.email))));
+    for (const r of results) expect(r.status).toBe(200);
+    expect(results.filter((r) => r.body.status === 'completed')).toHaveLength(2);
+    const atPayment = results.filter((r) => r.body.currentStep === 'payment');
+    expect(atPayment).toHaveLength(8);
+    expect(atPayment.map((r) => r.body.totalCost).sort()).toEqual([1000, 1000, 1000, 1000, 1000, 1000, 1000, 500]);
+    expect(await balance(card.id)).toBe(0);
+    const spent = await server.db.selectFrom('gift_card_redemptions').select(['amount', 'status']).where('gift_card_id', '=', card.id).execute();
+    const total = (status: string) => spent.filter((x) => x.status === status).reduce((t, x) => t + Number(x.amount), 0);
+    expect([total('committed'), total('held')]).toEqual([2000, 500]);
+  });
+});
