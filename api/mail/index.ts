@@ -83,14 +83,8 @@ export async function queueMail(q: Kysely<Database>, message: MailMessage, optio
     .insertInto('outbox_messages')
     .values({
       id,
-      to_address: message.to,
       from_address: message.from ?? '',
-      subject: message.subject,
-      text_body: message.text,
-      html_body: message.html ?? null,
-      tag: message.tag ?? null,
-      reply_to: message.replyTo ?? null,
-      attachments: encodeAttachments(message.attachments),
+      ...messageColumns(message),
       eml_file: null,
       created_at: options.now,
       status: 'pending',
@@ -106,6 +100,19 @@ export async function queueMail(q: Kysely<Database>, message: MailMessage, optio
   return id;
 }
 
+/** What a message stores of its content (the same for a new message and a rewritten one). */
+function messageColumns(message: MailMessage) {
+  return {
+    to_address: message.to,
+    subject: message.subject,
+    text_body: message.text,
+    html_body: message.html ?? null,
+    tag: message.tag ?? null,
+    reply_to: message.replyTo ?? null,
+    attachments: encodeAttachments(message.attachments),
+  };
+}
+
 /**
  * Rewrites a message still waiting for its first attempt (e.g. a cancellation e-mail once the refund's outcome is
  * known) and optionally makes it due at `sendAt`. False when it was already taken by a worker or sent.
@@ -114,13 +121,7 @@ export async function replaceQueuedMail(q: Kysely<Database>, id: string, message
   const result = await q
     .updateTable('outbox_messages')
     .set({
-      to_address: message.to,
-      subject: message.subject,
-      text_body: message.text,
-      html_body: message.html ?? null,
-      tag: message.tag ?? null,
-      reply_to: message.replyTo ?? null,
-      attachments: encodeAttachments(message.attachments),
+      ...messageColumns(message),
       ...(options.sendAt !== undefined ? { next_attempt_at: options.sendAt } : {}),
     })
     .where('id', '=', id)
