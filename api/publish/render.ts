@@ -13,7 +13,7 @@ import { PUBLISH_LOCALS, type PublishJob } from '../../src/lib/publish-render.ts
 
 type Handler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void, locals?: object) => Promise<void> | void;
 
-export type TwinRoute = 'about' | 'courses' | 'reviews' | 'enquiry' | 'waitlist' | 'course' | 'home' | 'category' | 'search';
+export type TwinRoute = 'about' | 'courses' | 'reviews' | 'enquiry' | 'waitlist' | 'memberships' | 'course' | 'home' | 'category' | 'search';
 
 export interface Renderer {
   render(route: TwinRoute, job: PublishJob<unknown>): Promise<string>;

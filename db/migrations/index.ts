@@ -15,6 +15,7 @@ import * as m0040 from './0040_search_read_model.ts';
 import * as m0050 from './0050_phone_e164.ts';
 import * as m0070 from './0070_checkouts_without_course.ts';
 import * as m0080 from './0080_memberships.ts';
+import * as m0081 from './0081_products_in_page_feed.ts';
 import * as m0090 from './0090_payment_option_methods.ts';
 import * as m0071 from './0071_gift_vouchers.ts';
 
@@ -34,6 +35,7 @@ export const migrations: Record<string, Migration> = {
   '0050_phone_e164': m0050,
   '0070_checkouts_without_course': m0070,
   '0080_memberships': m0080,
+  '0081_products_in_page_feed': m0081,
   '0090_payment_option_methods': m0090,
   '0071_gift_vouchers': m0071,
 };

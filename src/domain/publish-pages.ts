@@ -9,7 +9,7 @@ import {
   RESERVED_EDUCATOR_PAGES, RESERVED_EMBED_EDUCATORS, RESERVED_MINISITE_PAGES, hasMarketplacePages,
 } from './routes.ts';
 
-export type EducatorPageKind = 'about' | 'courses' | 'reviews' | 'enquiry' | 'waitlist' | 'course' | 'enquiry-json' | 'robots' | 'sitemaps';
+export type EducatorPageKind = 'about' | 'courses' | 'reviews' | 'enquiry' | 'waitlist' | 'memberships' | 'course' | 'enquiry-json' | 'robots' | 'sitemaps';
 
 export interface EducatorPage {
   file: string;
@@ -43,6 +43,7 @@ export function educatorPages(input: EducatorPagesInput): EducatorPage[] {
     page(`${slug}/reviews/index.html`, 'reviews', 'marketplace');
     if (input.canBeContacted) page(`${slug}/enquiry/index.html`, 'enquiry', 'marketplace');
     page(`${slug}/waitlist/index.html`, 'waitlist', 'marketplace');
+    page(`${slug}/memberships/index.html`, 'memberships', 'marketplace');
     for (const course of input.courseSlugs) if (!RESERVED_EDUCATOR_PAGES.has(course)) page(`${slug}/${course}/index.html`, 'course', 'marketplace', course);
   }
   const m = `minisite/${slug}`;
@@ -51,6 +52,7 @@ export function educatorPages(input: EducatorPagesInput): EducatorPage[] {
   page(`${m}/reviews/index.html`, 'reviews', 'minisite');
   if (input.canBeContacted) page(`${m}/enquiry/index.html`, 'enquiry', 'minisite');
   page(`${m}/waitlist/index.html`, 'waitlist', 'minisite');
+  page(`${m}/memberships/index.html`, 'memberships', 'minisite');
   for (const course of input.courseSlugs) if (!RESERVED_MINISITE_PAGES.has(course)) page(`${m}/${course}/index.html`, 'course', 'minisite', course);
   page(`${m}/robots.txt`, 'robots', 'minisite');
   // sitemap.xml and its children: their names depend on the sitemap's size (db/queries/sitemaps.ts).
@@ -60,6 +62,7 @@ export function educatorPages(input: EducatorPagesInput): EducatorPage[] {
     page(`${e}/index.html`, 'courses', 'embed');
     page(`${e}/reviews/index.html`, 'reviews', 'embed');
     page(`${e}/waitlist/index.html`, 'waitlist', 'embed');
+    page(`${e}/memberships/index.html`, 'memberships', 'embed');
     for (const course of input.courseSlugs) if (!RESERVED_EDUCATOR_PAGES.has(course)) page(`${e}/${course}/index.html`, 'course', 'embed', course);
     if (input.canBeContacted) page(`${e}/enquiry.json`, 'enquiry-json', 'embed');
   }
