@@ -87,7 +87,7 @@ describe('public pages, embed on another origin', () => {
 
       // Educator (the embed's courses page): no About tab; the frame grows from 600px to its content.
       await expect.poll(() => frame.locator('h1').first().textContent()).toBe(CLAY.name);
-      expect(await frame.locator('nav.tabs a').evaluateAll((links) => links.map((a) => a.getAttribute('data-tab')))).toEqual(['courses', 'reviews', 'enquiry']);
+      expect(await frame.locator('nav.tabs a').evaluateAll((links) => links.map((a) => a.getAttribute('data-tab')))).toEqual(['courses', 'reviews', 'memberships', 'vouchers', 'enquiry']);
       expect(await frame.locator('article.course-card').count()).toBe(publishedCourses);
       expect(await frame.locator('.course-card__save').count()).toBe(0); // no save hearts in the embed (spec 2.12)
       const coursesHeight = await expectResizedToContent(embed);

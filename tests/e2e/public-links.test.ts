@@ -38,9 +38,10 @@ afterAll(async () => {
 /** Spec 2.1 as built (docs/routes.md): the educator's tabs per context, in order. */
 const TABS: Record<Context, [string, string][]> = {
   marketplace: [['about', `/${CLAY.slug}`], ['courses', `/${CLAY.slug}/courses`], ['reviews', `/${CLAY.slug}/reviews`], ['memberships', `/${CLAY.slug}/memberships`], ['enquiry', `/${CLAY.slug}/enquiry`]],
-  minisite: [['courses', '/'], ['about', '/about'], ['reviews', '/reviews'], ['memberships', '/memberships'], ['enquiry', '/enquiry']],
+  // Gift vouchers (the spec's vouchers link) on the minisite and in the embed: every showcase educator sells them.
+  minisite: [['courses', '/'], ['about', '/about'], ['reviews', '/reviews'], ['memberships', '/memberships'], ['vouchers', '/gift-checkout'], ['enquiry', '/enquiry']],
   // The spec's /embed/enquiry carries the educator in ?educator= (one static shell for every educator).
-  embed: [['courses', `/embed/${CLAY.slug}`], ['reviews', `/embed/${CLAY.slug}/reviews`], ['memberships', `/embed/${CLAY.slug}/memberships`], ['enquiry', `/embed/enquiry?educator=${CLAY.slug}`]],
+  embed: [['courses', `/embed/${CLAY.slug}`], ['reviews', `/embed/${CLAY.slug}/reviews`], ['memberships', `/embed/${CLAY.slug}/memberships`], ['vouchers', `/embed/${CLAY.slug}/gift-checkout`], ['enquiry', `/embed/enquiry?educator=${CLAY.slug}`]],
 };
 const COURSES_PATH: Record<Context, string> = { marketplace: `/${CLAY.slug}/courses`, minisite: '/', embed: `/embed/${CLAY.slug}` };
 const REVIEWS_PATH: Record<Context, string> = { marketplace: `/${CLAY.slug}/reviews`, minisite: '/reviews', embed: `/embed/${CLAY.slug}/reviews` };
@@ -111,7 +112,7 @@ describe('navigation links (spec 2.1–2.3) for the showcase educator', () => {
         expect(await addReview.getAttribute('target')).toBe(context === 'embed' ? '_blank' : null);
         const educatorCard = await hrefs(page, '.course-educator a');
         expect(educatorCard).toEqual([COURSES_PATH[context]]);
-        if (context === 'minisite') expect(await hrefs(page, 'header.site-header nav a.site-header__link')).toEqual(['/', '/about', '/reviews', '/memberships', '/enquiry']);
+        if (context === 'minisite') expect(await hrefs(page, 'header.site-header nav a.site-header__link')).toEqual(['/', '/about', '/reviews', '/memberships', '/gift-checkout', '/enquiry']);
         await expectNoHiddenLinks(page);
         await expectAllOk([...dates, courseReviewHref, ...educatorCard], courseUrl);
 

@@ -26,6 +26,7 @@ describe('flow path slugs (spec 7)', () => {
       groupBookingRequest: 'group-booking-request',
       bookingApplication: 'booking-application',
       membership: 'membership',
+      giftVoucher: 'gift-voucher',
     });
     expect(initialisePath('dateBookingRequest')).toBe('/checkout/initialise/date-booking-request');
     expect(flowFromSlug('group-booking-request')).toBe('groupBookingRequest');
