@@ -65,7 +65,9 @@ export async function httpGet(target: string, redirects = 5): Promise<HttpRespon
   const u = new URL(target);
   const response = await new Promise<HttpResponse>((resolve, reject) => {
     const req = httpRequest(
-      { host: '127.0.0.1', port: u.port, path: `${u.pathname}${u.search}`, method: 'GET', headers: { host: u.host, accept: 'text/html,*/*' } },
+      // A connection per request: a kept-alive socket can be closed by the server's idle timeout just as a slow
+      // test (validating the last page under load) reuses it, which reads as 'socket hang up'.
+      { host: '127.0.0.1', port: u.port, path: `${u.pathname}${u.search}`, method: 'GET', headers: { host: u.host, accept: 'text/html,*/*' }, agent: false },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
