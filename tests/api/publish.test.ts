@@ -13,6 +13,7 @@ import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { createThrowawayPgDatabase } from '../helpers/db.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, type Db } from '../../db/client.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
@@ -59,14 +60,9 @@ beforeAll(async () => {
   const pgAdminUrl = process.env.TEST_DATABASE_URL;
   databaseUrl = join(work, 'site.sqlite');
   if (pgAdminUrl) {
-    pgDatabase = `publish_${randomBytes(5).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: pgAdminUrl });
-    await admin.connect();
-    await admin.query(`create database ${pgDatabase}`);
-    await admin.end();
-    const url = new URL(pgAdminUrl);
-    url.pathname = `/${pgDatabase}`;
-    databaseUrl = url.toString();
+    const created = await createThrowawayPgDatabase(pgAdminUrl, 'publish');
+    pgDatabase = created.name;
+    databaseUrl = created.url;
   }
   db = openDb({ url: databaseUrl });
   await migrateToLatest(db);

@@ -7,8 +7,8 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { createThrowawayPgDatabase } from '../helpers/db.ts';
 import type { TestProject } from 'vitest/node';
 import { openDb } from '../../db/client.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
@@ -36,14 +36,9 @@ export default async function setup(project: TestProject) {
   let databaseUrl = join(work, 'e2e.sqlite');
   let pgDatabase: string | null = null;
   if (pgAdminUrl) {
-    pgDatabase = `e2e_${randomBytes(5).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: pgAdminUrl });
-    await admin.connect();
-    await admin.query(`create database ${pgDatabase}`);
-    await admin.end();
-    const url = new URL(pgAdminUrl);
-    url.pathname = `/${pgDatabase}`;
-    databaseUrl = url.toString();
+    const created = await createThrowawayPgDatabase(pgAdminUrl, 'e2e');
+    pgDatabase = created.name;
+    databaseUrl = created.url;
   }
 
   const now = Math.floor(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate()) / 1000);

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { sql } from 'kysely';
 import { openDb, type Db } from '../../db/client.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
@@ -53,4 +54,22 @@ export function databaseUrlOf(tdb: Pick<TestDb, 'url' | 'schema'>): string {
   if (!tdb.schema) return tdb.url;
   const sep = tdb.url.includes('?') ? '&' : '?';
   return `${tdb.url}${sep}options=${encodeURIComponent(`-c search_path=${tdb.schema}`)}`;
+}
+
+/**
+ * A whole throw-away PostgreSQL database beside the admin one (for tests that start servers or builds of their own,
+ * which a schema per test file does not fit): its name and its URL.
+ */
+export async function createThrowawayPgDatabase(adminUrl: string, prefix: string): Promise<{ name: string; url: string }> {
+  const name = `${prefix}_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { name, url: url.toString() };
 }
