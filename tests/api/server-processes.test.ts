@@ -10,6 +10,7 @@ import { Agent, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, databaseUrlOf, type TestDb } from '../helpers/db.ts';
 import { freePort } from '../helpers/ports.ts';
+import { serverProcesses } from '../../api/server.ts';
 
 let testDb: TestDb;
 let child: ChildProcessWithoutNullStreams;
@@ -84,6 +85,16 @@ async function requestsAtOnce(agent: Agent, count: number): Promise<number[]> {
       })),
   );
 }
+
+describe('SERVER_PROCESSES', () => {
+  it('is 1 unless set, and refuses what is not a count from 1 to 64', () => {
+    expect(serverProcesses({})).toBe(1);
+    expect(serverProcesses({ SERVER_PROCESSES: '' })).toBe(1);
+    expect(serverProcesses({ SERVER_PROCESSES: '1' })).toBe(1);
+    expect(serverProcesses({ SERVER_PROCESSES: '64' })).toBe(64);
+    for (const bad of ['0', '65', '1.5', 'two', '-1']) expect(() => serverProcesses({ SERVER_PROCESSES: bad }), bad).toThrow(/SERVER_PROCESSES/);
+  });
+});
 
 describe('SERVER_PROCESSES=2', () => {
   it('serves one port from two processes, connections shared out between them', async () => {
