@@ -231,6 +231,21 @@ export async function searchCourseIds(
   db: Db,
   params: CourseSearchParams,
 ): Promise<{ ids: string[]; total: number; capped: boolean; page: number; size: number }> {
+  const { cardRows: _cards, ...found } = await findPage(db, params, false);
+  return found;
+}
+
+/** A page of ids, the total, and (PostgreSQL, when asked and a statement could read them along) the page's stored cards. */
+interface FoundPage {
+  ids: string[];
+  total: number;
+  capped: boolean;
+  page: number;
+  size: number;
+  cardRows?: StoredCardRow[];
+}
+
+async function findPage(db: Db, params: CourseSearchParams, withCards: boolean): Promise<FoundPage> {
   const page = Math.max(1, Math.floor(params.page ?? 1));
   const size = Math.min(SEARCH_MAX_SIZE, Math.max(1, Math.floor(params.size ?? SEARCH_DEFAULT_SIZE)));
   const sort = params.sort ?? 'relevance';
@@ -243,15 +258,17 @@ export async function searchCourseIds(
   const postgres = isPostgres(db);
 
   const offset = (page - 1) * size;
-  let found: { ids: string[]; counted: number };
+  let found: { ids: string[]; counted: number; cardRows?: StoredCardRow[] };
   if (terms.length === 0 || sort !== 'relevance') {
-    found = await sorted(db, terms, filters, sort, { offset, size, limit }, postgres);
+    found = postgres
+      ? await sortedPostgres(db, terms, filters, sort, { offset, end, limit }, withCards)
+      : await sorted(db, terms, filters, sort, { offset, size, limit }, postgres);
   } else {
     const reader = postgres ? postgresLevels(db, terms, params.query, filters) : sqliteLevels(db, terms, params.query, filters);
     const ordered = await ranked(reader, limit);
     found = { ids: ordered.slice(offset, end), counted: ordered.length };
   }
-  return { ids: found.ids, total: Math.min(found.counted, countTo), capped: found.counted > countTo, page, size };
+  return { ids: found.ids, total: Math.min(found.counted, countTo), capped: found.counted > countTo, page, size, cardRows: found.cardRows };
 }
 
 /** One page of course cards and the total number of matches. */
@@ -295,6 +312,46 @@ async function sorted(
     .s(` order by ${order} limit `).v(window.limit).s(') m');
   const [rows, count] = await Promise.all([read<{ course_id: string }>(db, pageSt), read<{ n: number | string }>(db, countSt)]);
   return { ids: rows.map((r) => r.course_id), counted: Number(count[0]?.n ?? 0) };
+}
+
+/** What sortedPostgres reads per row. */
+interface SortedRow extends Partial<StoredCardRow> {
+  course_id: string;
+  rn: number | string;
+  n: number | string;
+}
+
+/**
+ * PostgreSQL: `sorted` in one statement, so one round trip and one plan: the first `limit` matches in order,
+ * numbered, of which it returns the page's rows (with their stored cards when asked) and the last one, whose
+ * number is the count.
+ */
+async function sortedPostgres(
+  db: Db, terms: string[], filters: Filters, sort: SearchSort, window: { offset: number; end: number; limit: number }, withCards: boolean,
+): Promise<{ ids: string[]; counted: number; cardRows?: StoredCardRow[] }> {
+  const order = orderBy(sort, true);
+  const st = new Stmt(true).s(`select m.course_id, m.rn, m.n${withCards ? ', c.version, c.card, c.upcoming, c.computed_at' : ''}
+    from (select s.course_id, row_number() over (order by ${order}) as rn, count(*) over () as n
+      from (select s.course_id, s.popularity, s.created_at, s.from_price, s.to_price from course_search s where `);
+  if (terms.length > 0) {
+    st.reusePlan = false;
+    const q = tsQueryText(terms);
+    st.s(`(numnode(to_tsquery('english', `).v(q).s(`)) = 0 or s.doc_l1 @@ to_tsquery('english', `).v(q).s(')) and ');
+  }
+  filterConditions(st, filters).s(` order by ${order} limit `).v(window.limit).s(') s) m');
+  if (withCards) {
+    st.s(' left join search_cards c on c.course_id = m.course_id and m.rn > ').v(window.offset).s(' and m.rn <= ').v(window.end);
+  }
+  st.s(' where (m.rn > ').v(window.offset).s(' and m.rn <= ').v(window.end).s(') or m.rn = m.n order by m.rn');
+  const rows = await read<SortedRow>(db, st);
+  const onPage = rows.filter((r) => Number(r.rn) > window.offset && Number(r.rn) <= window.end);
+  return {
+    ids: onPage.map((r) => r.course_id),
+    counted: Number(rows[0]?.n ?? 0),
+    ...(withCards
+      ? { cardRows: onPage.filter((r) => r.version !== null && r.version !== undefined) as StoredCardRow[] }
+      : {}),
+  };
 }
 
 /** A level's matches in rank order: the first `limit` rows that are not among `taken` (the rows of better levels). */
@@ -543,14 +600,19 @@ function withNext(card: string, next: number | null): string {
  * with `store`, keeping them for the next search: a card is written only while its row's version is the one
  * read before computing it, so a write that raced the computation leaves the card to be computed again.
  */
-async function pageCards(db: Db, ids: readonly string[], now: number, store: boolean): Promise<Map<string, PageCard>> {
+async function pageCards(
+  db: Db, ids: readonly string[], now: number, store: boolean, prefetched?: StoredCardRow[],
+): Promise<Map<string, PageCard>> {
   const cards = new Map<string, PageCard>();
   if (ids.length === 0) return cards;
-  const postgres = isPostgres(db);
-  const st = new Stmt(postgres).s('select course_id, version, card, upcoming, computed_at from search_cards where course_id ');
-  if (postgres) st.s('= any(').v(ids).s('::text[])');
-  else st.s('in (select value from json_each(').v(JSON.stringify(ids)).s('))');
-  const rows = await read<StoredCardRow>(db, st);
+  let rows = prefetched;
+  if (!rows) {
+    const postgres = isPostgres(db);
+    const st = new Stmt(postgres).s('select course_id, version, card, upcoming, computed_at from search_cards where course_id ');
+    if (postgres) st.s('= any(').v(ids).s('::text[])');
+    else st.s('in (select value from json_each(').v(JSON.stringify(ids)).s('))');
+    rows = await read<StoredCardRow>(db, st);
+  }
   const versions = new Map<string, number>();
   for (const row of rows) {
     // A card stored at a later time than this request's (a test's clock, a server behind) may lack dates
@@ -598,9 +660,9 @@ async function storeCards(db: Db, fresh: Array<{ id: string; version: number | u
  * cards with the next date of each chosen at `now`. `storeCards` keeps computed cards for later searches.
  */
 export async function searchCoursesJson(db: Db, params: CourseSearchParams, options: { now: number; storeCards?: boolean }): Promise<string> {
-  const { ids, total, capped, page, size } = await searchCourseIds(db, params);
+  const { ids, total, capped, page, size, cardRows } = await findPage(db, params, true);
   const unique = Array.from(new Set(ids));
-  const cards = await pageCards(db, unique, options.now, options.storeCards ?? false);
+  const cards = await pageCards(db, unique, options.now, options.storeCards ?? false, cardRows);
   const results: string[] = [];
   for (const id of unique) {
     const c = cards.get(id);
