@@ -265,7 +265,7 @@ async function findPage(db: Db, params: CourseSearchParams, withCards: boolean):
       : await sorted(db, terms, filters, sort, { offset, size, limit }, postgres);
   } else {
     const reader = postgres ? postgresLevels(db, terms, params.query, filters) : sqliteLevels(db, terms, params.query, filters);
-    const ordered = await ranked(reader, limit);
+    const ordered = await ranked(reader, limit, postgres ? await postgresFewLevels(db, terms, params.query, filters, limit) : undefined);
     found = { ids: ordered.slice(offset, end), counted: ordered.length };
   }
   return { ids: found.ids, total: Math.min(found.counted, countTo), capped: found.counted > countTo, page, size, cardRows: found.cardRows };
@@ -367,14 +367,83 @@ interface Ranked {
  * level 4 is also in 3, 2 and 1), so each level skips the rows already taken; a lower level is read only
  * when the ones above are exhausted, so `taken` stays shorter than `limit`.
  */
-async function ranked(readLevel: LevelReader, limit: number): Promise<string[]> {
-  const taken: Ranked[] = [];
-  for (const level of SEARCH_LEVELS) {
+async function ranked(readLevel: LevelReader, limit: number, start: { taken: Ranked[]; levels: readonly Level[] } = { taken: [], levels: SEARCH_LEVELS }): Promise<string[]> {
+  const taken = start.taken.slice(0, limit);
+  for (const level of start.levels) {
+    if (taken.length >= limit) break;
     const rows = await readLevel(level, limit - taken.length, taken);
     taken.push(...rows);
     if (taken.length >= limit) break;
   }
   return taken.map((r) => r.id);
+}
+
+/**
+ * How search reads, never what it answers (tests set them to take each way). PostgreSQL: a level whose words
+ * match at most `postgresFewMatches` courses is read together with the levels above it.
+ */
+export const SEARCH_TUNING = { postgresFewMatches: 300 };
+/** Matches counted per level, at most (a count above SEARCH_TUNING.postgresFewMatches only says "many"). */
+const PG_COUNT_CAP = 1000;
+/** How long a count of a query's matches per level is trusted (it only chooses how to read, never what). */
+const PG_COUNTS_SECONDS = 300;
+const pgLevelCounts = new Map<string, { counts: Record<1 | 2 | 3 | 4, number>; at: number }>();
+
+/**
+ * How many courses a query's words match at each level (levels 4 to 1, all filters aside), up to
+ * PG_COUNT_CAP, kept for a while per query: one statement of four short counts, each stopping early.
+ */
+async function postgresLevelCounts(db: Db, tsQuery: string): Promise<Record<1 | 2 | 3 | 4, number>> {
+  const now = Date.now();
+  const known = pgLevelCounts.get(tsQuery);
+  if (known && now - known.at < PG_COUNTS_SECONDS * 1000) return known.counts;
+  const st = new Stmt(true);
+  st.reusePlan = false;
+  st.s('select ');
+  ([4, 3, 2, 1] as const).forEach((level, i) => {
+    st.s(`${i > 0 ? ', ' : ''}(select count(*) from (select 1 from course_search s where s.published and (numnode(to_tsquery('english', `).v(tsQuery)
+      .s(`)) = 0 or s.doc_l${level} @@ to_tsquery('english', `).v(tsQuery).s(`)) limit ${PG_COUNT_CAP}) m) as c${level}`);
+  });
+  const [row] = await read<Record<'c1' | 'c2' | 'c3' | 'c4', number | string>>(db, st);
+  const counts = { 4: Number(row?.c4 ?? 0), 3: Number(row?.c3 ?? 0), 2: Number(row?.c2 ?? 0), 1: Number(row?.c1 ?? 0) };
+  if (pgLevelCounts.size >= 10_000) pgLevelCounts.clear();
+  pgLevelCounts.set(tsQuery, { counts, at: now });
+  return counts;
+}
+
+/**
+ * PostgreSQL: when few courses match the words at some level, every level from the exact name down to it is
+ * read in one statement (through that level's GIN index, each row ranked by the best level it reaches) instead
+ * of one statement per level; the levels below are then read one by one as usual. Undefined when even the
+ * name level has many matches.
+ */
+async function postgresFewLevels(
+  db: Db, terms: string[], query: string | null | undefined, filters: Filters, limit: number,
+): Promise<{ taken: Ranked[]; levels: Level[] } | undefined> {
+  const tsQuery = tsQueryText(terms);
+  const counts = await postgresLevelCounts(db, tsQuery);
+  const widest = ([1, 2, 3, 4] as const).find((level) => counts[level] <= SEARCH_TUNING.postgresFewMatches);
+  if (widest === undefined) return undefined;
+  const st = new Stmt(true);
+  st.reusePlan = false;
+  const match = (level: number) => {
+    st.s(`(numnode(to_tsquery('english', `).v(tsQuery).s(`)) = 0 or s.doc_l${level} @@ to_tsquery('english', `).v(tsQuery).s('))');
+  };
+  st.s('select s.course_id, case when s.name_key = ').v(nameKey(query)).s(' and ');
+  match(4);
+  st.s(' then 5');
+  for (const level of [4, 3, 2] as const) {
+    if (level <= widest) break;
+    st.s(' when ');
+    match(level);
+    st.s(` then ${level}`);
+  }
+  st.s(` else ${widest} end as level from course_search s where `);
+  match(widest);
+  st.s(' and ');
+  filterConditions(st, filters).s(` order by level desc, ${orderBy('relevance', true)} limit `).v(limit);
+  const rows = await read<{ course_id: string }>(db, st);
+  return { taken: rows.map((r) => ({ id: r.course_id })), levels: SEARCH_LEVELS.filter((level) => level < widest) };
 }
 
 function postgresLevels(db: Db, terms: string[], query: string | null | undefined, filters: Filters): LevelReader {
