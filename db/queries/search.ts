@@ -264,8 +264,14 @@ async function findPage(db: Db, params: CourseSearchParams, withCards: boolean):
       ? await sortedPostgres(db, terms, filters, sort, { offset, end, limit }, withCards)
       : await sorted(db, terms, filters, sort, { offset, size, limit }, postgres);
   } else {
-    const reader = postgres ? postgresLevels(db, terms, params.query, filters) : sqliteLevels(db, terms, params.query, filters);
-    const ordered = await ranked(reader, limit, postgres ? await postgresFewLevels(db, terms, params.query, filters, limit) : undefined);
+    let ordered: string[];
+    if (postgres) {
+      const counts = await postgresLevelCounts(db, tsQueryText(terms));
+      const start = await postgresFewLevels(db, terms, params.query, filters, limit, counts);
+      ordered = await ranked(postgresLevels(db, terms, params.query, filters, counts), limit, start);
+    } else {
+      ordered = await ranked(sqliteLevels(db, terms, params.query, filters), limit);
+    }
     found = { ids: ordered.slice(offset, end), counted: ordered.length };
   }
   return { ids: found.ids, total: Math.min(found.counted, countTo), capped: found.counted > countTo, page, size, cardRows: found.cardRows };
@@ -382,18 +388,19 @@ async function ranked(readLevel: LevelReader, limit: number, start: { taken: Ran
  * How search reads, never what it answers (tests set them to take each way). PostgreSQL: a level whose words
  * match at most `postgresFewMatches` courses is read together with the levels above it.
  */
-export const SEARCH_TUNING = { postgresFewMatches: 300 };
+export const SEARCH_TUNING = { postgresFewMatches: 600 };
 /** Matches counted per level, at most (a count above SEARCH_TUNING.postgresFewMatches only says "many"). */
 const PG_COUNT_CAP = 1000;
 /** How long a count of a query's matches per level is trusted (it only chooses how to read, never what). */
 const PG_COUNTS_SECONDS = 300;
-const pgLevelCounts = new Map<string, { counts: Record<1 | 2 | 3 | 4, number>; at: number }>();
+type LevelCounts = Record<1 | 2 | 3 | 4, number>;
+const pgLevelCounts = new Map<string, { counts: LevelCounts; at: number }>();
 
 /**
  * How many courses a query's words match at each level (levels 4 to 1, all filters aside), up to
  * PG_COUNT_CAP, kept for a while per query: one statement of four short counts, each stopping early.
  */
-async function postgresLevelCounts(db: Db, tsQuery: string): Promise<Record<1 | 2 | 3 | 4, number>> {
+async function postgresLevelCounts(db: Db, tsQuery: string): Promise<LevelCounts> {
   const now = Date.now();
   const known = pgLevelCounts.get(tsQuery);
   if (known && now - known.at < PG_COUNTS_SECONDS * 1000) return known.counts;
@@ -418,10 +425,9 @@ async function postgresLevelCounts(db: Db, tsQuery: string): Promise<Record<1 | 
  * name level has many matches.
  */
 async function postgresFewLevels(
-  db: Db, terms: string[], query: string | null | undefined, filters: Filters, limit: number,
+  db: Db, terms: string[], query: string | null | undefined, filters: Filters, limit: number, counts: LevelCounts,
 ): Promise<{ taken: Ranked[]; levels: Level[] } | undefined> {
   const tsQuery = tsQueryText(terms);
-  const counts = await postgresLevelCounts(db, tsQuery);
   const widest = ([1, 2, 3, 4] as const).find((level) => counts[level] <= SEARCH_TUNING.postgresFewMatches);
   if (widest === undefined) return undefined;
   const st = new Stmt(true);
@@ -446,13 +452,18 @@ async function postgresFewLevels(
   return { taken: rows.map((r) => ({ id: r.course_id })), levels: SEARCH_LEVELS.filter((level) => level < widest) };
 }
 
-function postgresLevels(db: Db, terms: string[], query: string | null | undefined, filters: Filters): LevelReader {
+function postgresLevels(db: Db, terms: string[], query: string | null | undefined, filters: Filters, counts: LevelCounts): LevelReader {
   const tsQuery = tsQueryText(terms);
   return async (level, limit, taken) => {
     const doc = `s.doc_l${level === 5 ? 4 : level}`;
+    // Many matches: walk the popularity index (migration 0042 carries the level texts, so the walk reads the
+    // index alone) until the page is full. The function form of @@ is the same test, but the GIN index cannot
+    // serve it, so the planner cannot pick a bitmap of thousands of rows to sort, which it does when it
+    // underestimates prefix matches. Fewer matches: the planner chooses.
+    const walk = level < 5 && counts[level as 1 | 2 | 3 | 4] > SEARCH_TUNING.postgresFewMatches;
     // A query of stop words only has no lexemes: then every course matches, as with no query.
     const st = new Stmt(true).s(`select s.course_id from course_search s where (numnode(to_tsquery('english', `).v(tsQuery)
-      .s(`)) = 0 or ${doc} @@ to_tsquery('english', `).v(tsQuery).s('))');
+      .s(walk ? `)) = 0 or ts_match_vq(${doc}, to_tsquery('english', ` : `)) = 0 or ${doc} @@ to_tsquery('english', `).v(tsQuery).s(walk ? ')))' : '))');
     // The exact name is found by its index whatever the words; the other levels' plans depend on them.
     if (level === 5) st.s(' and s.name_key = ').v(nameKey(query));
     else st.reusePlan = false;
