@@ -454,13 +454,15 @@ async function postgresFewLevels(
 
 function postgresLevels(db: Db, terms: string[], query: string | null | undefined, filters: Filters, counts: LevelCounts): LevelReader {
   const tsQuery = tsQueryText(terms);
+  const narrowed = filters.priceMin !== null || filters.priceMax !== null || filters.deliveryMask !== 0;
   return async (level, limit, taken) => {
     const doc = `s.doc_l${level === 5 ? 4 : level}`;
     // Many matches: walk the popularity index (migration 0042 carries the level texts, so the walk reads the
     // index alone) until the page is full. The function form of @@ is the same test, but the GIN index cannot
     // serve it, so the planner cannot pick a bitmap of thousands of rows to sort, which it does when it
-    // underestimates prefix matches. Fewer matches: the planner chooses.
-    const walk = level < 5 && counts[level as 1 | 2 | 3 | 4] > SEARCH_TUNING.postgresFewMatches;
+    // underestimates prefix matches. With a price or delivery filter the walk may pass most courses by (the
+    // counts are the words' alone), so there, as with fewer matches, the planner chooses.
+    const walk = level < 5 && !narrowed && counts[level as 1 | 2 | 3 | 4] > SEARCH_TUNING.postgresFewMatches;
     // A query of stop words only has no lexemes: then every course matches, as with no query.
     const st = new Stmt(true).s(`select s.course_id from course_search s where (numnode(to_tsquery('english', `).v(tsQuery)
       .s(walk ? `)) = 0 or ts_match_vq(${doc}, to_tsquery('english', ` : `)) = 0 or ${doc} @@ to_tsquery('english', `).v(tsQuery).s(walk ? ')))' : '))');
