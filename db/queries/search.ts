@@ -692,7 +692,12 @@ async function pageCards(
     const postgres = isPostgres(db);
     const st = new Stmt(postgres).s('select course_id, version, card, upcoming, computed_at from search_cards where course_id ');
     if (postgres) st.s('= any(').v(ids).s('::text[])');
-    else st.s('in (select value from json_each(').v(JSON.stringify(ids)).s('))');
+    else {
+      // A list of parameters (one statement per page size, all cached) reads faster than json_each.
+      st.s('in (');
+      ids.forEach((id, i) => (i > 0 ? st.s(', ') : st).v(id));
+      st.s(')');
+    }
     rows = await read<StoredCardRow>(db, st);
   }
   const versions = new Map<string, number>();
