@@ -10,11 +10,16 @@
  *   → payment method selected (card) → the test provider confirms 4242… → payment was successful.
  * Each occurrence has fewer spaces than the checkouts aimed at it, so the last ones meet "sold out".
  * Env: BENCH_LEVELS=50,200  BENCH_CHECKOUTS_PER_LEARNER=3  BENCH_FILL=0.9 (spaces per attempted checkout).
+ *
+ * Beside the checkouts it prints the API requests per second they made, and the requests per second of a bare
+ * `node:http` server (its own process) answering a small JSON body to the same client at the same concurrency:
+ * the ceiling this machine, Node and this load generator put on any server, so the ratio can be read.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { spawn } from 'node:child_process';
 import pg from 'pg';
 import { openDb, type Db } from '../../db/client.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
@@ -71,7 +76,7 @@ async function run(): Promise<void> {
     }
     console.log('done.');
     console.log(`Database: ${pgBase ? 'postgres' : 'sqlite'} · server: separate process on ${base} · ${PER_LEARNER} checkouts per learner\n`);
-    console.log('learners  attempted  completed  sold-out  errors  seconds  checkouts/s  submit p50  submit p99  spaces  oversold');
+    console.log('learners  attempted  completed  sold-out  errors  seconds  checkouts/s  API req/s  submit p50  submit p99  spaces  oversold');
 
     for (const level of LEVELS) {
       const attempts = level * PER_LEARNER;
@@ -85,6 +90,7 @@ async function run(): Promise<void> {
       let completed = 0;
       let soldOut = 0;
       let errors = 0;
+      let requests = 0;
 
       const call = async (learner: Learner, path: string, body: unknown, measure: boolean) => {
         const t0 = performance.now();
@@ -92,6 +98,7 @@ async function run(): Promise<void> {
           method: 'POST', headers: { origin: base, cookie: learner.cookie, 'content-type': 'application/json' }, body: JSON.stringify(body),
         });
         const json = await res.json();
+        requests++;
         if (measure) latencies.push(performance.now() - t0);
         return { status: res.status, body: json };
       };
@@ -128,16 +135,47 @@ async function run(): Promise<void> {
       latencies.sort((a, b) => a - b);
       console.log(
         `${String(level).padStart(8)}  ${String(attempts).padStart(9)}  ${String(completed).padStart(9)}  ${String(soldOut).padStart(8)}  ${String(errors).padStart(6)}  ` +
-        `${seconds.toFixed(2).padStart(7)}  ${(completed / seconds).toFixed(1).padStart(11)}  ${`${percentile(latencies, 50).toFixed(1)} ms`.padStart(10)}  ` +
+        `${seconds.toFixed(2).padStart(7)}  ${(completed / seconds).toFixed(1).padStart(11)}  ${(requests / seconds).toFixed(0).padStart(9)}  ${`${percentile(latencies, 50).toFixed(1)} ms`.padStart(10)}  ` +
         `${`${percentile(latencies, 99).toFixed(1)} ms`.padStart(10)}  ${`${bookedSpaces}/${capacity}`.padStart(6)}  ${String(oversold).padStart(8)}`,
       );
     }
+    for (const level of LEVELS) await bareJson(level);
   } finally {
     await stopServerProcess(child);
     await db.destroy();
     if (dropDatabase) await dropDatabase();
     rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+/**
+ * A bare node:http server in its own process answering every POST with a small JSON body, driven by the same
+ * fetch client, in the same closed loop (no think time), at the same concurrency, for the same number of requests
+ * as a level's checkouts make (about six each).
+ */
+async function bareJson(concurrency: number): Promise<void> {
+  const port = await freePort();
+  const source = `require('node:http').createServer((req, res) => { req.resume(); req.on('end', () => {
+    res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"ok":true,"stepState":{}}'); }); })
+    .listen(${port}, '127.0.0.1', () => process.stdout.write('up'));`;
+  const bare = spawn(process.execPath, ['-e', source], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((ok) => bare.stdout!.once('data', () => ok()));
+  const total = concurrency * PER_LEARNER * 6;
+  let sent = 0;
+  const body = JSON.stringify({ action: 'contact details filled', payload: { firstName: 'Ada' } });
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (sent < total) {
+      sent++;
+      const res = await fetch(`http://127.0.0.1:${port}/api/checkout/x/submit-response`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      await res.json();
+    }
+  }));
+  const seconds = (performance.now() - t0) / 1000;
+  console.log(`bare node:http JSON answer, ${concurrency} concurrent, ${total} requests: ${(total / seconds).toFixed(0)} req/s`);
+  const exited = new Promise((r) => bare.once('exit', r));
+  bare.kill();
+  await exited;
 }
 
 await run();
