@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { spawn } from 'node:child_process';
+import http from 'node:http';
 import pg from 'pg';
 import { openDb, type Db } from '../../db/client.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
@@ -33,6 +34,26 @@ const PER_LEARNER = Number(process.env.BENCH_CHECKOUTS_PER_LEARNER ?? 3);
 const FILL = Number(process.env.BENCH_FILL ?? 0.9);
 
 interface Learner { cookie: string; email: string }
+
+/**
+ * The load generator's HTTP client: node:http with a keep-alive agent (a connection per learner). The global
+ * fetch (undici) held about 1 % of the requests for up to 4–5 s before sending them (the server's request log
+ * showed them answered in ~1 ms, seconds after the client started them), which put the client's stall, not the
+ * server's, into the p99.
+ */
+const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+function post(url: string, headers: Record<string, string>, body: string): Promise<{ status: number; json: any }> {
+  return new Promise((ok, ko) => {
+    const req = http.request(url, { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => ok({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+      res.on('error', ko);
+    });
+    req.on('error', ko);
+    req.end(body);
+  });
+}
 
 async function run(): Promise<void> {
   const pgBase = process.env.BENCH_DATABASE_URL;
@@ -87,23 +108,26 @@ async function run(): Promise<void> {
         timezone: 'Europe/London', delivery: 'in-person', address: null, spaces: capacity, available_spaces: capacity, parent_ref: null, individually_bookable: true,
       }).execute();
       const latencies: number[] = [];
+      const byAction = new Map<string, number[]>();
       let completed = 0;
       let soldOut = 0;
       let errors = 0;
       let requests = 0;
 
-      const call = async (learner: Learner, path: string, body: unknown, measure: boolean) => {
+      const call = async (learner: Learner, path: string, body: unknown, measure: boolean, action = '') => {
         const t0 = performance.now();
-        const res = await fetch(`${base}/api${path}`, {
-          method: 'POST', headers: { origin: base, cookie: learner.cookie, 'content-type': 'application/json' }, body: JSON.stringify(body),
-        });
-        const json = await res.json();
+        const res = await post(`${base}/api${path}`, { origin: base, cookie: learner.cookie, 'content-type': 'application/json' }, JSON.stringify(body));
+        const json = res.json;
         requests++;
-        if (measure) latencies.push(performance.now() - t0);
+        if (measure) {
+          const ms = performance.now() - t0;
+          latencies.push(ms);
+          byAction.set(action, [...(byAction.get(action) ?? []), ms]);
+        }
         return { status: res.status, body: json };
       };
       const submit = (learner: Learner, id: string, action: string, payload: unknown = {}) =>
-        call(learner, `/checkout/${id}/submit-response`, { action, payload }, true);
+        call(learner, `/checkout/${id}/submit-response`, { action, payload }, true, action);
 
       const checkout = async (learner: Learner): Promise<void> => {
         const init = await call(learner, '/checkout/initialise/booking', { checkoutId: null, courseId: IDS.raceCourse, occurrenceId, origin: 'marketplace', bookedOnURL: null, utms: {} }, false);
@@ -138,6 +162,10 @@ async function run(): Promise<void> {
         `${seconds.toFixed(2).padStart(7)}  ${(completed / seconds).toFixed(1).padStart(11)}  ${(requests / seconds).toFixed(0).padStart(9)}  ${`${percentile(latencies, 50).toFixed(1)} ms`.padStart(10)}  ` +
         `${`${percentile(latencies, 99).toFixed(1)} ms`.padStart(10)}  ${`${bookedSpaces}/${capacity}`.padStart(6)}  ${String(oversold).padStart(8)}`,
       );
+      for (const [action, values] of byAction) {
+        values.sort((a, b) => a - b);
+        console.log(`          submit "${action}": ${values.length} answers, p50 ${percentile(values, 50).toFixed(1)} ms, p99 ${percentile(values, 99).toFixed(1)} ms, max ${values[values.length - 1].toFixed(1)} ms`);
+      }
     }
     for (const level of LEVELS) await bareJson(level);
   } finally {
@@ -150,7 +178,7 @@ async function run(): Promise<void> {
 
 /**
  * A bare node:http server in its own process answering every POST with a small JSON body, driven by the same
- * fetch client, in the same closed loop (no think time), at the same concurrency, for the same number of requests
+ * client, in the same closed loop (no think time), at the same concurrency, for the same number of requests
  * as a level's checkouts make (about six each).
  */
 async function bareJson(concurrency: number): Promise<void> {
@@ -167,8 +195,7 @@ async function bareJson(concurrency: number): Promise<void> {
   await Promise.all(Array.from({ length: concurrency }, async () => {
     while (sent < total) {
       sent++;
-      const res = await fetch(`http://127.0.0.1:${port}/api/checkout/x/submit-response`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-      await res.json();
+      await post(`http://127.0.0.1:${port}/api/checkout/x/submit-response`, { 'content-type': 'application/json' }, body);
     }
   }));
   const seconds = (performance.now() - t0) / 1000;
