@@ -27,7 +27,7 @@ import { migrateToLatest } from '../../db/migrate.ts';
 import { seedCheckoutCatalogue, IDS, OFFERS, contactPayload, CARDS } from '../api/checkout-fixtures.ts';
 import { signUpAndLogin } from '../helpers/auth.ts';
 import type { TestServer } from '../helpers/server.ts';
-import { freePort, percentile, startServerProcess, stopServerProcess } from './server-process.ts';
+import { freePort, percentile, processCpuSeconds, startServerProcess, stopServerProcess } from './server-process.ts';
 
 const LEVELS = (process.env.BENCH_LEVELS ?? '50,200').split(',').map(Number).filter((n) => n > 0);
 const PER_LEARNER = Number(process.env.BENCH_CHECKOUTS_PER_LEARNER ?? 3);
@@ -147,11 +147,13 @@ async function run(): Promise<void> {
         else errors++;
       };
 
+      const cpuBefore = processCpuSeconds(child.pid);
       const t0 = performance.now();
       await Promise.all(learners.slice(0, level).map(async (learner) => {
         for (let k = 0; k < PER_LEARNER; k++) await checkout(learner);
       }));
       const seconds = (performance.now() - t0) / 1000;
+      const cpuAfter = processCpuSeconds(child.pid);
       const booked = await db.selectFrom('bookings').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('spaces'), eb.lit(0)).as('spaces')).where('occurrence_id', '=', occurrenceId).executeTakeFirstOrThrow();
       const left = await db.selectFrom('occurrences').select('available_spaces').where('id', '=', occurrenceId).executeTakeFirstOrThrow();
       const bookedSpaces = Number(booked.spaces);
@@ -162,6 +164,12 @@ async function run(): Promise<void> {
         `${seconds.toFixed(2).padStart(7)}  ${(completed / seconds).toFixed(1).padStart(11)}  ${(requests / seconds).toFixed(0).padStart(9)}  ${`${percentile(latencies, 50).toFixed(1)} ms`.padStart(10)}  ` +
         `${`${percentile(latencies, 99).toFixed(1)} ms`.padStart(10)}  ${`${bookedSpaces}/${capacity}`.padStart(6)}  ${String(oversold).padStart(8)}`,
       );
+      if (cpuBefore !== null && cpuAfter !== null) {
+        // The server's own CPU (all its threads) per completed checkout: what one core of the server could sustain
+        // if the load generator did not share the machine with it.
+        const msPerCheckout = ((cpuAfter - cpuBefore) * 1000) / Math.max(1, completed);
+        console.log(`          server CPU: ${(cpuAfter - cpuBefore).toFixed(2)} s, ${msPerCheckout.toFixed(1)} ms per completed checkout (${(1000 / msPerCheckout).toFixed(0)} checkouts/s per core), ${((cpuAfter - cpuBefore) / seconds * 100).toFixed(0)} % of a core`);
+      }
       for (const [action, values] of byAction) {
         values.sort((a, b) => a - b);
         console.log(`          submit "${action}": ${values.length} answers, p50 ${percentile(values, 50).toFixed(1)} ms, p99 ${percentile(values, 99).toFixed(1)} ms, max ${values[values.length - 1].toFixed(1)} ms`);
