@@ -5,13 +5,14 @@
  *   booking (the card pays all of it: no Payment step) and the rest on another (a negative "Gift card" line in the
  *   cost summary, the rest paid by card); both see the balance on /profile;
  * - in an embed on another origin, a learner buys one through the embed's gift checkout (login window);
+ * - a calendar-based request (an instant booking) takes a gift card on Delivery options;
  * - the minisite's course-page header shows the Gift Vouchers tab only for an educator who sells them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FrameLocator, Page } from 'playwright-core';
 import { baseUrl, closeBrowser, minisiteUrl, productDb, url } from './harness.ts';
 import type { Db } from '../../db/client.ts';
-import { fillClayForm, payByCard } from './helpers/checkout.ts';
+import { fillClayForm, payByCard, pickCalendarSlot } from './helpers/checkout.ts';
 import { LEARNER_PASSWORD, learnerPage, makeLearner } from './helpers/learners.ts';
 import { startFramingSite, type FramingSite } from './helpers/partner.ts';
 import { CLAY, httpGet } from './helpers/public.ts';
@@ -245,6 +246,53 @@ describe('buying a gift voucher in an embed on another origin', () => {
       expect(await item.textContent()).toMatch(/Valid until/);
     } finally {
       await c2.close();
+    }
+  });
+});
+
+describe('a calendar-based request (an instant booking, paid at checkout)', () => {
+  it('takes a gift card on Delivery options: it pays part, the rest is paid by card', async () => {
+    // A £20 card of Clay & Kiln's, as a purchase would have issued it.
+    const alphabet = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+    const code = Array.from({ length: 16 }, () => alphabet[Math.floor(Math.random() * alphabet.length)]).join('');
+    const now = Math.floor(Date.now() / 1000);
+    const id = `GFT-E2E${code.slice(0, 6)}`;
+    await db.insertInto('gift_cards').values({
+      id, educator_id: CLAY.id, code, amount: 2000, balance: 2000, currency: 'GBP', checkout_id: null, buyer_user_id: null, buyer_name: 'Ada',
+      buyer_email: 'ada@example.com', recipient_name: 'Grace', recipient_email: 'grace@example.com', message: '', send_at: now, recipient_sent_at: now,
+      expires_at: now + 400 * 86400, design_colour: null, payment_method: 'card', payment_id: null, total_paid: 2000, created_at: now,
+    }).execute();
+    const shown = `${code.slice(0, 4)}-${code.slice(4, 8)}-${code.slice(8, 12)}-${code.slice(12)}`;
+    const email = await makeLearner(db, 'gift-request');
+    const { page, context } = await learnerPage(email);
+    try {
+      await page.goto(url('/checkout?flow=request&course=crs_0001_07'));
+      await waitHeading(page, 'Delivery options');
+      await page.getByLabel('Apply promo code or gift card').fill(shown);
+      await page.getByRole('button', { name: 'Apply', exact: true }).click();
+      await page.getByText('Voucher applied successfully!').waitFor();
+      await page.locator('.cost-line--giftCard', { hasText: `Gift card ••••${code.slice(-4)}` }).waitFor();
+      await cont(page);
+      await waitHeading(page, 'Select a Date & Time');
+      await pickCalendarSlot(page, { day: 1, slot: 1 });
+      await cont(page);
+      await waitHeading(page, 'Message');
+      await cont(page);
+      await waitHeading(page, 'Contact Info');
+      await fillClayForm(page);
+      await page.getByRole('checkbox', { name: 'I accept the Terms and Privacy Policy *' }).check();
+      await cont(page);
+      await waitHeading(page, 'Payment');
+      await expect.poll(() => page.locator('.cost-line--giftCard dd').textContent()).toMatch(/^[−-]£20\.00$/);
+      await payByCard(page, '4242 4242 4242 4242');
+      await waitHeading(page, 'Booking Confirmed');
+      const bookingId = (await page.locator('.confirmation__reference').textContent())!.replace('Booking reference: ', '');
+      const spent = await db.selectFrom('gift_card_redemptions').select(['amount', 'status', 'outcome_id']).where('gift_card_id', '=', id).execute();
+      expect(spent).toEqual([{ amount: 2000, status: 'committed', outcome_id: bookingId }]);
+      const booking = await db.selectFrom('bookings').select(['payment_state', 'payment_method']).where('id', '=', bookingId).executeTakeFirstOrThrow();
+      expect(booking).toMatchObject({ payment_state: 'paid', payment_method: 'card' });
+    } finally {
+      await context.close();
     }
   });
 });
