@@ -13,9 +13,11 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { signUpAndLogin } from '../helpers/auth.ts';
 import { IDS, OFFERS, booker, client, contactPayload, seedCheckoutCatalogue } from './checkout-fixtures.ts';
 import { PLANS, seedPlans } from './membership-fixtures.ts';
+import Stripe from 'stripe';
 import { StripePaymentProvider, StripeRecurringProvider, parseStripeCustomerRef, parseStripePaymentId } from '../../api/payments/stripe.ts';
 
 const SECRET_KEY = 'sk_test_fake_memberships';
+const WEBHOOK_SECRET = 'whsec_test_fake_memberships';
 const ACCOUNT = 'acct_1ClayStudioConnected';
 const PI_CREATE = /^\/v1\/payment_intents$/;
 
@@ -24,7 +26,7 @@ let server: TestServer;
 
 beforeAll(async () => {
   fake = await startFakeStripe();
-  server = await startTestServer({ LOG_LEVEL: 'silent', STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_API_BASE: fake.url });
+  server = await startTestServer({ LOG_LEVEL: 'silent', STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_API_BASE: fake.url, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET });
   await seedCheckoutCatalogue(server.db, Math.floor(Date.now() / 1000));
   await seedPlans(server);
   await server.db.insertInto('educator_payment_accounts').values({ educator_id: IDS.educator, provider: 'stripe', account_id: ACCOUNT, created_at: 0 }).execute();
@@ -193,6 +195,28 @@ describe('renewing through Stripe', () => {
     const sent = fake.requestsTo('POST', PI_CREATE).filter((r) => r.form['metadata[membership_id]'] === membershipId);
     expect(sent.length).toBe(2);
     expect(new Set(sent.map((r) => r.headers['idempotency-key']))).toEqual(new Set([`membership_${membershipId}_period_1_attempt_1`]));
+  });
+});
+
+describe('Stripe’s webhook for a renewal', () => {
+  it('is no checkout’s payment: ignored, never refunded (the renewal job recorded it)', async () => {
+    const { membershipId } = await joinByStripe('pm_card_visa');
+    const before = await membership(membershipId);
+    await advanceTo(Number(before.current_period_end));
+    const saved = parseStripeCustomerRef(before.provider_customer_id!)!;
+    const renewal = fake.intentsOf(saved.customerId).find((i) => (i.metadata as Record<string, string>).membership_id === membershipId)!;
+    const event = {
+      id: `evt_renewal_${membershipId}`, object: 'event', type: 'payment_intent.succeeded', api_version: '2026-10-28.endive', created: 1_700_000_000,
+      livemode: false, pending_webhooks: 1, request: { id: null, idempotency_key: null }, account: ACCOUNT, data: { object: renewal },
+    };
+    const payload = JSON.stringify(event);
+    const refundsBefore = fake.requestsTo('POST', /^\/v1\/refunds$/).length;
+    const res = await fetch(`${server.url}/api/payments/webhooks/stripe`, {
+      method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }) }, body: payload,
+    });
+    expect(res.status).toBe(200);
+    expect(fake.requestsTo('POST', /^\/v1\/refunds$/).length).toBe(refundsBefore);
+    expect((await payments(membershipId)).map((p) => p.status)).toEqual(['paid', 'paid']);
   });
 });
 
