@@ -26,6 +26,7 @@ import { join, relative, sep } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
+import { GZIP_LEVEL, jsClosure, scriptInfo, type ScriptInfo } from '../helpers/page-weight.ts';
 import { openDb } from '../../db/client.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
 import { loadCatalogue } from '../../db/seed/load.ts';
@@ -54,22 +55,23 @@ const WEIGH_PER_TYPE = 500;
 const DEMO = 30;
 const PAGE_GOAL = 50_000;
 const ROOT = process.cwd();
-const GZIP_LEVEL = 6;
 
 // ---------------------------------------------------------------------------------------------
 // Page types, from a file's path under dist/client (docs/routes.md).
 
 const REPORTED = [
-  'marketplace about', 'marketplace courses', 'marketplace reviews', 'marketplace enquiry', 'marketplace course',
+  'not found', 'site page', 'marketplace home', 'marketplace search', 'marketplace about', 'marketplace courses', 'marketplace reviews', 'marketplace enquiry', 'marketplace course',
   'marketplace category', 'minisite home', 'minisite course', 'embed course',
 ] as const;
 const EDUCATOR_PAGES = new Set(['courses', 'reviews', 'enquiry', 'waitlist']);
 const MINISITE_PAGES = new Set(['about', 'reviews', 'enquiry', 'waitlist']);
+/** The marketplace's own pages beside the educators' (src/pages/*.astro). */
+const SITE_PAGES = new Set(['terms', 'privacy', 'pricing']);
 
 function pageType(path: string): string {
   const parts = path.split(sep);
   parts.pop(); // index.html
-  if (parts.length === 0) return path === 'index.html' ? 'marketplace home' : 'other';
+  if (parts.length === 0) return path === 'index.html' ? 'marketplace home' : path === '404.html' ? 'not found' : 'other';
   const [a, b, c, d] = parts;
   if (a === 'courses' && b && !c) return 'marketplace category';
   if (a === 'search' && !b) return 'marketplace search';
@@ -84,7 +86,7 @@ function pageType(path: string): string {
     if (!d) return EDUCATOR_PAGES.has(c) ? `embed ${c}` : 'embed course';
     return 'other';
   }
-  if (!b) return 'marketplace about';
+  if (!b) return SITE_PAGES.has(a!) ? 'site page' : 'marketplace about';
   if (!c) return EDUCATOR_PAGES.has(b) ? `marketplace ${b}` : 'marketplace course';
   return 'other';
 }
@@ -106,36 +108,17 @@ function htmlFiles(dir: string): string[] {
 // ---------------------------------------------------------------------------------------------
 // JavaScript a page loads.
 
-const ASTRO_REF = /["'](\/_astro\/[^"'?#\s]+\.js)["']/g;
-/** Static imports in Vite's output: import{a}from"./x.js"; import"./x.js"; export{a}from"./x.js". */
-const STATIC_IMPORT = /(?:^|[;\s}])(?:import|export)\s*(?:[\w$*{}\s,]+?\s*from\s*)?["'](\.{1,2}\/[^"']+\.js)["']/g;
-
-function jsClosure(clientDir: string, html: string, cache: Map<string, { gzip: number; imports: string[] }>): { files: number; gzip: number } {
-  const seen = new Set<string>();
-  const queue = [...new Set([...html.matchAll(ASTRO_REF)].map((m) => m[1]!))];
-  let gzip = 0;
-  while (queue.length) {
-    const ref = queue.pop()!;
-    if (seen.has(ref)) continue;
-    seen.add(ref);
+/** One measure for the bench and the page-weight browser test (tests/helpers/page-weight.ts). */
+function loader(clientDir: string, cache: Map<string, ScriptInfo>): (ref: string) => ScriptInfo {
+  return (ref) => {
     let info = cache.get(ref);
     if (!info) {
       const file = join(clientDir, ref);
-      if (!existsSync(file)) {
-        info = { gzip: 0, imports: [] };
-      } else {
-        const code = readFileSync(file);
-        const text = code.toString('utf8');
-        const base = ref.slice(0, ref.lastIndexOf('/') + 1);
-        const imports = [...text.matchAll(STATIC_IMPORT)].map((m) => new URL(m[1]!, `http://x${base}`).pathname);
-        info = { gzip: gzipSync(code, { level: GZIP_LEVEL }).length, imports };
-      }
+      info = scriptInfo(ref, existsSync(file) ? readFileSync(file) : null);
       cache.set(ref, info);
     }
-    gzip += info.gzip;
-    queue.push(...info.imports);
-  }
-  return { files: seen.size, gzip };
+    return info;
+  };
 }
 
 interface TypeFigures {
@@ -146,6 +129,8 @@ interface TypeFigures {
   jsFiles: number;
   jsMedian: number;
   jsMax: number;
+  /** Pages of the type that load React. */
+  reactPages: number;
   sample: string;
 }
 
@@ -154,10 +139,10 @@ function median(values: number[]): number {
   return sorted[Math.floor((sorted.length - 1) / 2)] ?? 0;
 }
 
-function weigh(clientDir: string, files: string[]): { byType: Map<string, TypeFigures>; counts: Map<string, number> } {
-  const groups = new Map<string, { html: number[]; js: number[]; jsFiles: number[]; sample: string }>();
+async function weigh(clientDir: string, files: string[]): Promise<{ byType: Map<string, TypeFigures>; counts: Map<string, number> }> {
+  const groups = new Map<string, { html: number[]; js: number[]; jsFiles: number[]; react: number; sample: string }>();
   const counts = new Map<string, number>();
-  const cache = new Map<string, { gzip: number; imports: string[] }>();
+  const load = loader(clientDir, new Map());
   const typed = files.sort().map((file) => ({ file, rel: relative(clientDir, file), type: pageType(relative(clientDir, file)) }));
   for (const { type } of typed) counts.set(type, (counts.get(type) ?? 0) + 1);
   const seen = new Map<string, number>();
@@ -168,12 +153,14 @@ function weigh(clientDir: string, files: string[]): { byType: Map<string, TypeFi
     seen.set(type, index + 1);
     if (index % Math.max(1, Math.ceil(counts.get(type)! / WEIGH_PER_TYPE)) !== 0) continue;
     const html = readFileSync(file);
-    const js = jsClosure(clientDir, html.toString('utf8'), cache);
+    const closure = await jsClosure(html.toString('utf8'), load);
+    const js = { files: closure.files.length, gzip: closure.gzip, react: closure.react };
     let g = groups.get(type);
-    if (!g) groups.set(type, (g = { html: [], js: [], jsFiles: [], sample: `/${rel.split(sep).join('/').replace(/index\.html$/, '')}` }));
+    if (!g) groups.set(type, (g = { html: [], js: [], jsFiles: [], react: 0, sample: `/${rel.split(sep).join('/').replace(/index\.html$/, '')}` }));
     g.html.push(gzipSync(html, { level: GZIP_LEVEL }).length);
     g.js.push(js.gzip);
     g.jsFiles.push(js.files);
+    if (js.react) g.react += 1;
   }
   const byType = new Map<string, TypeFigures>();
   for (const type of REPORTED) {
@@ -181,7 +168,7 @@ function weigh(clientDir: string, files: string[]): { byType: Map<string, TypeFi
     if (!g) continue;
     byType.set(type, {
       type, pages: counts.get(type) ?? 0, htmlMedian: median(g.html), htmlMax: Math.max(...g.html),
-      jsFiles: median(g.jsFiles), jsMedian: median(g.js), jsMax: Math.max(...g.js), sample: g.sample,
+      jsFiles: median(g.jsFiles), jsMedian: median(g.js), jsMax: Math.max(...g.js), reactPages: g.react, sample: g.sample,
     });
   }
   return { byType, counts };
@@ -327,7 +314,7 @@ async function run(label: string, educators: number): Promise<RunFigures> {
     }
     const clientDir = join(outDir, 'client');
     const files = htmlFiles(clientDir);
-    const { byType, counts } = weigh(clientDir, files);
+    const { byType, counts } = await weigh(clientDir, files);
     return { label, educators, loadSeconds, rows: loaded.rows, pages: files.length, build, byType, counts };
   } finally {
     if (!values.keep) rmSync(work, { recursive: true, force: true });
@@ -349,15 +336,15 @@ function print(r: RunFigures): void {
   const types = [...r.counts.entries()].sort((a, b) => b[1] - a[1]).map(([t, n]) => `${t} ${n}`).join(', ');
   console.log(`pages by type: ${types}`);
   console.log('');
-  console.log('| Page type | Pages | HTML gzip median (KB) | HTML gzip max (KB) | JS files | JS gzip median (KB) | JS gzip max (KB) | Sample |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---|');
+  console.log('| Page type | Pages | HTML gzip median (KB) | HTML gzip max (KB) | JS files | JS gzip median (KB) | JS gzip max (KB) | Pages loading React (of those weighed) | Sample |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const type of REPORTED) {
     const f = r.byType.get(type);
     if (!f) {
-      console.log(`| ${type} | 0 | | | | | | |`);
+      console.log(`| ${type} | 0 | | | | | | | |`);
       continue;
     }
-    console.log(`| ${type} | ${f.pages} | ${kb(f.htmlMedian)} | ${kb(f.htmlMax)} | ${f.jsFiles} | ${kb(f.jsMedian)} | ${kb(f.jsMax)} | \`${f.sample}\` |`);
+    console.log(`| ${type} | ${f.pages} | ${kb(f.htmlMedian)} | ${kb(f.htmlMax)} | ${f.jsFiles} | ${kb(f.jsMedian)} | ${kb(f.jsMax)} | ${f.reactPages} | \`${f.sample}\` |`);
   }
 }
 

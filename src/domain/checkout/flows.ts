@@ -3,7 +3,6 @@
  */
 import { ProblemError, problems } from '../problems.ts';
 import type { CourseType } from '../entities.ts';
-import type { AppContext } from '../links.ts';
 
 import type { StepId } from './steps.ts';
 import type { PaymentMethod } from './paymentMethods.ts';
@@ -94,24 +93,8 @@ export type FlowStepId<F extends Flow> =
 
 export const FLOWS = Object.keys(FLOW_RULES) as Flow[];
 
-/** Spec 1: the checkout's origin. The marketplace value is not given in the spec; 'marketplace' is used. */
-export const CHECKOUT_ORIGINS = ['marketplace', 'embed', 'landing_page'] as const;
-export type CheckoutOrigin = (typeof CHECKOUT_ORIGINS)[number];
-
-/** The origin a checkout opened in a context records: an educator's minisite is its landing page (spec 1). */
-export function originForContext(context: AppContext): CheckoutOrigin {
-  if (context === 'embed') return 'embed';
-  if (context === 'minisite') return 'landing_page';
-  return 'marketplace';
-}
-
-/** The context a checkout's links lead back to: the embed's links open the educator's minisite (spec 2.4). */
-export function contextForOrigin(origin: string): AppContext {
-  if (origin === 'embed') return 'embed';
-  if (origin === 'landing_page') return 'minisite';
-  return 'marketplace';
-}
-
+// Origins live in their own module (the course page needs them without the flow table); one copy, re-exported.
+export { CHECKOUT_ORIGINS, contextForOrigin, originForContext, type CheckoutOrigin } from './origins.ts';
 
 export function isFlow(value: unknown): value is Flow {
   return typeof value === 'string' && (FLOWS as readonly string[]).includes(value);
