@@ -14,7 +14,7 @@ import { courseLink } from '../domain/links.ts';
 import { levelLabel } from '../domain/text.ts';
 import { deliveryBadges, deliveryLocationText } from '../domain/locations.ts';
 import { showRatingSummary } from '../domain/ratings.ts';
-import { pricingDisplay } from '../domain/pricing.ts';
+import { pricingDisplay } from '../domain/listing.ts';
 import { formatShortDay } from '../lib/format.ts';
 import StarRating from './StarRating.tsx';
 

@@ -9,12 +9,13 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import type { OccurrenceView } from '../lib/types.ts';
-import { originForContext, type Flow } from '../domain/checkout/flows.ts';
+import type { Flow } from '../domain/checkout/flows.ts';
+import { originForContext } from '../domain/checkout/origins.ts';
 import { formatOccurrenceRange } from '../lib/format.ts';
 import { $liveOccurrences, $selectedOccurrenceId, initSelectedOccurrence } from '../stores/course.ts';
 import { useHydrated } from '../lib/hydrated.ts';
 import { embedParentUrl } from '../stores/embed.ts';
-import { bookableOccurrences } from '../domain/pricing.ts';
+import { bookableOccurrences } from '../domain/listing.ts';
 
 export interface BookingAsideProps {
   courseId: string;

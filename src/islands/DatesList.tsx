@@ -13,7 +13,7 @@ import { courseLink } from '../domain/links.ts';
 import { COURSE_DATES_PAGE_SIZE } from '../domain/carousel.ts';
 import { courseDurationLabel } from '../domain/time.ts';
 import { occurrenceLengthSeconds } from '../domain/highlights.ts';
-import { deliveryLine, pricingDisplay, listedOccurrences } from '../domain/pricing.ts';
+import { deliveryLine, pricingDisplay, listedOccurrences } from '../domain/listing.ts';
 import { locationText } from '../domain/locations.ts';
 import type { Occurrence as DomainOccurrence } from '../domain/entities.ts';
 import { formatOccurrenceRange, isoDateTime } from '../lib/format.ts';

@@ -2,7 +2,7 @@
  * Analytics events from the browser (spec 1 "Analytics"): POST /api/analytics/events → 202.
  * Sent with navigator.sendBeacon (survives navigation), or fetch keepalive when beacons are unavailable.
  */
-import { API_ORIGIN, apiUrl } from './api.ts';
+import { API_ORIGIN, apiUrl } from './api-url.ts';
 
 export interface AnalyticsEvent {
   name: string;

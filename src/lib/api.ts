@@ -3,12 +3,9 @@
  * build-time PUBLIC_API_ORIGIN (default '': the page's own origin).
  */
 import type { CourseSearchResponse, OccurrenceView, ReviewsPage } from './types.ts';
+import { apiUrl } from './api-url.ts';
 
-export const API_ORIGIN: string = ((import.meta.env.PUBLIC_API_ORIGIN as string | undefined) ?? '').replace(/\/+$/, '');
-
-export function apiUrl(path: string): string {
-  return `${API_ORIGIN}/api${path.startsWith('/') ? path : `/${path}`}`;
-}
+export { API_ORIGIN, apiUrl } from './api-url.ts';
 
 /** A failed call, read as spec 8 says: problem details or JSON → title/detail/status; otherwise the text. */
 export class ApiError extends Error {

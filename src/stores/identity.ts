@@ -13,7 +13,7 @@
 import { isEducatorAdmin } from '../domain/roles.ts';
 import { atom } from 'nanostores';
 import type { Identity as ApiIdentity, IdentityEducator } from '../../api/auth/identity.ts';
-import { apiUrl } from '../lib/api.ts';
+import { apiUrl } from '../lib/api-url.ts';
 import { AUTH_REDIRECT_KEY, isAllowedRedirect, postLoginDestination } from '../domain/redirects.ts';
 import { loginUrl, logoutUrl } from '../domain/links.ts';
 

@@ -3,7 +3,6 @@
  */
 import { ProblemError, problems } from '../problems.ts';
 import type { CourseType } from '../entities.ts';
-import type { AppContext } from '../links.ts';
 
 import type { StepId } from './steps.ts';
 import type { PaymentMethod } from './paymentMethods.ts';
@@ -31,6 +30,8 @@ export interface FlowRules {
   readonly dated: boolean;
   /** What the summary sidebar names when the flow sells no course (in place of the course name). */
   readonly title?: string;
+  /** The flow's payment is charged again later without the buyer (a membership's renewals): the method is saved. */
+  readonly recurring?: boolean;
 }
 
 /**
@@ -70,7 +71,7 @@ export const FLOW_RULES = {
   },
   // Joining a membership plan: sold by the educator, paid by card (the card is charged again at each renewal).
   membership: {
-    pathSlug: 'membership', courseTypes: null, dated: false,
+    pathSlug: 'membership', courseTypes: null, dated: false, recurring: true,
     steps: { beforeLogin: ['plan'], afterLogin: ['payment', 'confirmation'] },
     paymentMethods: ['card'],
   },
@@ -92,24 +93,8 @@ export type FlowStepId<F extends Flow> =
 
 export const FLOWS = Object.keys(FLOW_RULES) as Flow[];
 
-/** Spec 1: the checkout's origin. The marketplace value is not given in the spec; 'marketplace' is used. */
-export const CHECKOUT_ORIGINS = ['marketplace', 'embed', 'landing_page'] as const;
-export type CheckoutOrigin = (typeof CHECKOUT_ORIGINS)[number];
-
-/** The origin a checkout opened in a context records: an educator's minisite is its landing page (spec 1). */
-export function originForContext(context: AppContext): CheckoutOrigin {
-  if (context === 'embed') return 'embed';
-  if (context === 'minisite') return 'landing_page';
-  return 'marketplace';
-}
-
-/** The context a checkout's links lead back to: the embed's links open the educator's minisite (spec 2.4). */
-export function contextForOrigin(origin: string): AppContext {
-  if (origin === 'embed') return 'embed';
-  if (origin === 'landing_page') return 'minisite';
-  return 'marketplace';
-}
-
+// Origins live in their own module (the course page needs them without the flow table); one copy, re-exported.
+export { CHECKOUT_ORIGINS, contextForOrigin, originForContext, type CheckoutOrigin } from './origins.ts';
 
 export function isFlow(value: unknown): value is Flow {
   return typeof value === 'string' && (FLOWS as readonly string[]).includes(value);
@@ -139,6 +124,11 @@ export function courseTypeGroup(type: CourseType | null | undefined): CourseType
 /** Whether the flow sells a course (initialised with `courseId`) rather than something of the educator's (`educatorId`). */
 export function flowSellsCourse(flow: Flow): boolean {
   return (FLOW_RULES[flow] as FlowRules).courseTypes !== null;
+}
+
+/** Whether the flow's payment method is saved for later off-session charges (memberships). */
+export function flowIsRecurring(flow: Flow): boolean {
+  return (FLOW_RULES[flow] as FlowRules).recurring === true;
 }
 
 /** The summary's heading for a flow without a course (its `title`). */
