@@ -267,7 +267,8 @@ async function findPage(db: Db, params: CourseSearchParams, withCards: boolean):
     let ordered: string[];
     if (postgres) {
       const counts = await postgresLevelCounts(db, tsQueryText(terms));
-      const start = await postgresFewLevels(db, terms, params.query, filters, limit, counts);
+      const start = (await postgresFewLevels(db, terms, params.query, filters, limit, counts))
+        ?? (await postgresTopLevels(db, terms, params.query, filters, limit, counts));
       ordered = await ranked(postgresLevels(db, terms, params.query, filters, counts), limit, start);
     } else {
       ordered = await ranked(sqliteLevels(db, terms, params.query, filters), limit);
@@ -452,32 +453,64 @@ async function postgresFewLevels(
   return { taken: rows.map((r) => ({ id: r.course_id })), levels: SEARCH_LEVELS.filter((level) => level < widest) };
 }
 
+/**
+ * Appends the select of one level's matches on PostgreSQL: `limit` rows in rank order, with the sort columns.
+ * Many matches: walk the popularity index (migration 0042 carries the level texts, so the walk reads the index
+ * alone) until the page is full. The function form of @@ is the same test, but the GIN index cannot serve it, so
+ * the planner cannot pick a bitmap of thousands of rows to sort, which it does when it underestimates prefix
+ * matches. With a price or delivery filter the walk may pass most courses by (the counts are the words' alone),
+ * so there, as with fewer matches, the planner chooses.
+ */
+function postgresLevelSelect(
+  st: Stmt, level: Level, tsQuery: string, query: string | null | undefined, filters: Filters, counts: LevelCounts, limit: number,
+): Stmt {
+  const doc = `s.doc_l${level === 5 ? 4 : level}`;
+  const narrowed = filters.priceMin !== null || filters.priceMax !== null || filters.deliveryMask !== 0;
+  const walk = level < 5 && !narrowed && counts[level as 1 | 2 | 3 | 4] > SEARCH_TUNING.postgresFewMatches;
+  // A query of stop words only has no lexemes: then every course matches, as with no query.
+  st.s(`select s.course_id, ${level} as level, s.popularity, s.created_at from course_search s where (numnode(to_tsquery('english', `).v(tsQuery)
+    .s(walk ? `)) = 0 or ts_match_vq(${doc}, to_tsquery('english', ` : `)) = 0 or ${doc} @@ to_tsquery('english', `).v(tsQuery).s(walk ? ')))' : '))');
+  // The exact name is found by its index whatever the words; the other levels' plans depend on them.
+  if (level === 5) st.s(' and s.name_key = ').v(nameKey(query));
+  else st.reusePlan = false;
+  st.s(' and ');
+  filterConditions(st, filters);
+  return st.s(` order by ${orderBy('relevance', true)} limit `).v(limit);
+}
+
 function postgresLevels(db: Db, terms: string[], query: string | null | undefined, filters: Filters, counts: LevelCounts): LevelReader {
   const tsQuery = tsQueryText(terms);
-  const narrowed = filters.priceMin !== null || filters.priceMax !== null || filters.deliveryMask !== 0;
   return async (level, limit, taken) => {
-    const doc = `s.doc_l${level === 5 ? 4 : level}`;
-    // Many matches: walk the popularity index (migration 0042 carries the level texts, so the walk reads the
-    // index alone) until the page is full. The function form of @@ is the same test, but the GIN index cannot
-    // serve it, so the planner cannot pick a bitmap of thousands of rows to sort, which it does when it
-    // underestimates prefix matches. With a price or delivery filter the walk may pass most courses by (the
-    // counts are the words' alone), so there, as with fewer matches, the planner chooses.
-    const walk = level < 5 && !narrowed && counts[level as 1 | 2 | 3 | 4] > SEARCH_TUNING.postgresFewMatches;
-    // A query of stop words only has no lexemes: then every course matches, as with no query.
-    const st = new Stmt(true).s(`select s.course_id from course_search s where (numnode(to_tsquery('english', `).v(tsQuery)
-      .s(walk ? `)) = 0 or ts_match_vq(${doc}, to_tsquery('english', ` : `)) = 0 or ${doc} @@ to_tsquery('english', `).v(tsQuery).s(walk ? ')))' : '))');
-    // The exact name is found by its index whatever the words; the other levels' plans depend on them.
-    if (level === 5) st.s(' and s.name_key = ').v(nameKey(query));
-    else st.reusePlan = false;
-    st.s(' and ');
-    filterConditions(st, filters);
     // Asking for `taken` more rows and dropping them keeps the planner's estimates right (a NOT on the
     // better levels would hide how few rows a level really has).
-    st.s(` order by ${orderBy('relevance', true)} limit `).v(limit + taken.length);
-    const rows = await read<{ course_id: string }>(db, st);
+    const rows = await read<{ course_id: string }>(db, postgresLevelSelect(new Stmt(true), level, tsQuery, query, filters, counts, limit + taken.length));
     const skip = new Set(taken.map((r) => r.id));
     return rows.filter((r) => !skip.has(r.course_id)).slice(0, limit).map((r) => ({ id: r.course_id }));
   };
+}
+
+/**
+ * PostgreSQL, when no level has few matches: the exact name and the name level in one statement (the exact
+ * name's read is a look-up by name, so it costs nothing to run it along), as `ranked` would read them one
+ * after the other: level 4 reads `limit` rows, of which those not exactly named follow the exact names.
+ */
+async function postgresTopLevels(
+  db: Db, terms: string[], query: string | null | undefined, filters: Filters, limit: number, counts: LevelCounts,
+): Promise<{ taken: Ranked[]; levels: Level[] }> {
+  const tsQuery = tsQueryText(terms);
+  const st = new Stmt(true).s('select u.course_id, u.level from ((');
+  postgresLevelSelect(st, 5, tsQuery, query, filters, counts, limit).s(') union all (');
+  postgresLevelSelect(st, 4, tsQuery, query, filters, counts, limit).s(`)) u order by u.level desc, u.popularity desc, u.created_at desc, u.course_id collate "C"`);
+  st.reusePlan = false;
+  const rows = await read<{ course_id: string; level: number | string }>(db, st);
+  const taken: Ranked[] = [];
+  const seen = new Set<string>();
+  for (const row of rows) {
+    if (seen.has(row.course_id)) continue;
+    seen.add(row.course_id);
+    taken.push({ id: row.course_id });
+  }
+  return { taken: taken.slice(0, limit), levels: [3, 2, 1] };
 }
 
 /** Hex of the UTF-8 bytes, as SQLite's hex() writes a facet token's id (migration 0040). */
