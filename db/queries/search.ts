@@ -700,15 +700,17 @@ interface PageCard {
   upcoming: UpcomingDates;
 }
 
-/** Where the stored card's null next_occurrence sits (hide_pricing, a boolean, follows it: no string can hold this). */
-const NEXT_NULL = ',"next_occurrence":null,';
+/**
+ * The stored card's next date, left null when stored. No string value can hold this text (its quotes would be
+ * escaped inside one), so the last occurrence is the card's own key wherever it sits.
+ */
+const NEXT_NULL = '"next_occurrence":null';
 
 function withNext(card: string, next: number | null): string {
-  if (next === null) return card;
-  const at = card.lastIndexOf(NEXT_NULL);
-  return `${card.slice(0, at)},"next_occurrence":${next},${card.slice(at + NEXT_NULL.length)}`;
+  const at = next === null ? -1 : card.lastIndexOf(NEXT_NULL);
+  if (at < 0) return card;
+  return `${card.slice(0, at)}"next_occurrence":${next}${card.slice(at + NEXT_NULL.length)}`;
 }
-
 
 /**
  * The cards of courses as stored (migration 0041), computing those not stored yet or changed since, and,
