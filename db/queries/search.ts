@@ -266,10 +266,14 @@ async function findPage(db: Db, params: CourseSearchParams, withCards: boolean):
   } else {
     let ordered: string[];
     if (postgres) {
+      // Reading a level through its GIN index costs what the words match in all; walking it in popularity
+      // order, what it takes to pass enough courses that also pass the filters.
       const counts = await postgresLevelCounts(db, tsQueryText(terms));
+      const narrowed = filters.priceMin !== null || filters.priceMax !== null || filters.deliveryMask !== 0;
+      const walkCounts = narrowed ? await postgresLevelCounts(db, tsQueryText(terms), filters) : counts;
       const start = (await postgresFewLevels(db, terms, params.query, filters, limit, counts))
-        ?? (await postgresTopLevels(db, terms, params.query, filters, limit, counts));
-      ordered = await ranked(postgresLevels(db, terms, params.query, filters, counts), limit, start);
+        ?? (await postgresTopLevels(db, terms, params.query, filters, limit, walkCounts));
+      ordered = await ranked(postgresLevels(db, terms, params.query, filters, walkCounts), limit, start);
     } else {
       ordered = await ranked(sqliteLevels(db, terms, params.query, filters), limit);
     }
@@ -398,24 +402,29 @@ type LevelCounts = Record<1 | 2 | 3 | 4, number>;
 const pgLevelCounts = new Map<string, { counts: LevelCounts; at: number }>();
 
 /**
- * How many courses a query's words match at each level (levels 4 to 1, all filters aside), up to
- * PG_COUNT_CAP, kept for a while per query: one statement of four short counts, each stopping early.
+ * How many courses a query's words match at each level (levels 4 to 1; with `filters`, among the courses that
+ * pass them, else among all), up to PG_COUNT_CAP, kept for a while per query and filters: one statement of four
+ * short counts, each stopping early.
  */
-async function postgresLevelCounts(db: Db, tsQuery: string): Promise<LevelCounts> {
+async function postgresLevelCounts(db: Db, tsQuery: string, filters?: Filters): Promise<LevelCounts> {
   const now = Date.now();
-  const known = pgLevelCounts.get(tsQuery);
+  const key = filters ? `${tsQuery}\u0000${JSON.stringify(filters)}` : tsQuery;
+  const known = pgLevelCounts.get(key);
   if (known && now - known.at < PG_COUNTS_SECONDS * 1000) return known.counts;
   const st = new Stmt(true);
   st.reusePlan = false;
   st.s('select ');
   ([4, 3, 2, 1] as const).forEach((level, i) => {
-    st.s(`${i > 0 ? ', ' : ''}(select count(*) from (select 1 from course_search s where s.published and (numnode(to_tsquery('english', `).v(tsQuery)
-      .s(`)) = 0 or s.doc_l${level} @@ to_tsquery('english', `).v(tsQuery).s(`)) limit ${PG_COUNT_CAP}) m) as c${level}`);
+    st.s(`${i > 0 ? ', ' : ''}(select count(*) from (select 1 from course_search s where (numnode(to_tsquery('english', `).v(tsQuery)
+      .s(`)) = 0 or s.doc_l${level} @@ to_tsquery('english', `).v(tsQuery).s(')) and ');
+    if (filters) filterConditions(st, filters);
+    else st.s('s.published');
+    st.s(` limit ${PG_COUNT_CAP}) m) as c${level}`);
   });
   const [row] = await read<Record<'c1' | 'c2' | 'c3' | 'c4', number | string>>(db, st);
   const counts = { 4: Number(row?.c4 ?? 0), 3: Number(row?.c3 ?? 0), 2: Number(row?.c2 ?? 0), 1: Number(row?.c1 ?? 0) };
   if (pgLevelCounts.size >= 10_000) pgLevelCounts.clear();
-  pgLevelCounts.set(tsQuery, { counts, at: now });
+  pgLevelCounts.set(key, { counts, at: now });
   return counts;
 }
 
@@ -455,18 +464,16 @@ async function postgresFewLevels(
 
 /**
  * Appends the select of one level's matches on PostgreSQL: `limit` rows in rank order, with the sort columns.
- * Many matches: walk the popularity index (migration 0042 carries the level texts, so the walk reads the index
- * alone) until the page is full. The function form of @@ is the same test, but the GIN index cannot serve it, so
- * the planner cannot pick a bitmap of thousands of rows to sort, which it does when it underestimates prefix
- * matches. With a price or delivery filter the walk may pass most courses by (the counts are the words' alone),
- * so there, as with fewer matches, the planner chooses.
+ * Many matches among the courses that pass the filters (`walkCounts`): walk the popularity index (migration 0042
+ * carries the level texts, so the walk reads the index alone) until the page is full. The function form of @@ is
+ * the same test, but the GIN index cannot serve it, so the planner cannot pick a bitmap of thousands of rows to
+ * sort, which it does when it underestimates prefix matches. Fewer: the planner chooses.
  */
 function postgresLevelSelect(
-  st: Stmt, level: Level, tsQuery: string, query: string | null | undefined, filters: Filters, counts: LevelCounts, limit: number,
+  st: Stmt, level: Level, tsQuery: string, query: string | null | undefined, filters: Filters, walkCounts: LevelCounts, limit: number,
 ): Stmt {
   const doc = `s.doc_l${level === 5 ? 4 : level}`;
-  const narrowed = filters.priceMin !== null || filters.priceMax !== null || filters.deliveryMask !== 0;
-  const walk = level < 5 && !narrowed && counts[level as 1 | 2 | 3 | 4] > SEARCH_TUNING.postgresFewMatches;
+  const walk = level < 5 && walkCounts[level as 1 | 2 | 3 | 4] > SEARCH_TUNING.postgresFewMatches;
   // A query of stop words only has no lexemes: then every course matches, as with no query.
   st.s(`select s.course_id, ${level} as level, s.popularity, s.created_at from course_search s where (numnode(to_tsquery('english', `).v(tsQuery)
     .s(walk ? `)) = 0 or ts_match_vq(${doc}, to_tsquery('english', ` : `)) = 0 or ${doc} @@ to_tsquery('english', `).v(tsQuery).s(walk ? ')))' : '))');
@@ -478,12 +485,12 @@ function postgresLevelSelect(
   return st.s(` order by ${orderBy('relevance', true)} limit `).v(limit);
 }
 
-function postgresLevels(db: Db, terms: string[], query: string | null | undefined, filters: Filters, counts: LevelCounts): LevelReader {
+function postgresLevels(db: Db, terms: string[], query: string | null | undefined, filters: Filters, walkCounts: LevelCounts): LevelReader {
   const tsQuery = tsQueryText(terms);
   return async (level, limit, taken) => {
     // Asking for `taken` more rows and dropping them keeps the planner's estimates right (a NOT on the
     // better levels would hide how few rows a level really has).
-    const rows = await read<{ course_id: string }>(db, postgresLevelSelect(new Stmt(true), level, tsQuery, query, filters, counts, limit + taken.length));
+    const rows = await read<{ course_id: string }>(db, postgresLevelSelect(new Stmt(true), level, tsQuery, query, filters, walkCounts, limit + taken.length));
     const skip = new Set(taken.map((r) => r.id));
     return rows.filter((r) => !skip.has(r.course_id)).slice(0, limit).map((r) => ({ id: r.course_id }));
   };
@@ -495,12 +502,12 @@ function postgresLevels(db: Db, terms: string[], query: string | null | undefine
  * after the other: level 4 reads `limit` rows, of which those not exactly named follow the exact names.
  */
 async function postgresTopLevels(
-  db: Db, terms: string[], query: string | null | undefined, filters: Filters, limit: number, counts: LevelCounts,
+  db: Db, terms: string[], query: string | null | undefined, filters: Filters, limit: number, walkCounts: LevelCounts,
 ): Promise<{ taken: Ranked[]; levels: Level[] }> {
   const tsQuery = tsQueryText(terms);
   const st = new Stmt(true).s('select u.course_id, u.level from ((');
-  postgresLevelSelect(st, 5, tsQuery, query, filters, counts, limit).s(') union all (');
-  postgresLevelSelect(st, 4, tsQuery, query, filters, counts, limit).s(`)) u order by u.level desc, u.popularity desc, u.created_at desc, u.course_id collate "C"`);
+  postgresLevelSelect(st, 5, tsQuery, query, filters, walkCounts, limit).s(') union all (');
+  postgresLevelSelect(st, 4, tsQuery, query, filters, walkCounts, limit).s(`)) u order by u.level desc, u.popularity desc, u.created_at desc, u.course_id collate "C"`);
   st.reusePlan = false;
   const rows = await read<{ course_id: string; level: number | string }>(db, st);
   const taken: Ranked[] = [];
