@@ -132,9 +132,22 @@ async function readyFields(config: Config, port: number, sampleEducatorSlug: () 
 /** One process serving (alone, or as a cluster worker told by its primary whether it runs the background jobs). */
 async function runServer(config: Config, log: Logger): Promise<void> {
   const worker = cluster.isWorker;
+  // A worker may be asked to stop while it is still starting (the primary stopping as a replacement comes
+  // up): the request is heard from the start and honoured once the server runs.
+  let asked: Record<string, unknown> | null = null;
+  let stop = (reason: Record<string, unknown>) => {
+    asked ??= reason;
+  };
+  if (worker) {
+    // The primary asks by message, not by signal: a signal sent to the whole process group as well would
+    // otherwise count as a second one and cut the drain short.
+    process.on('message', (message: unknown) => {
+      if ((message as { type?: unknown } | null)?.type === 'shutdown') stop({ by: 'primary' });
+    });
+  }
   const server = await startServer(config, { log, backgroundJobs: !worker || process.env.SERVER_WORKER_JOBS === '1' });
   let stopping = false;
-  const stop = (reason: Record<string, unknown>) => {
+  stop = (reason: Record<string, unknown>) => {
     if (stopping) return;
     stopping = true;
     log.info('stopping', reason);
@@ -157,14 +170,8 @@ async function runServer(config: Config, log: Logger): Promise<void> {
       stop({ signal });
     });
   }
-  if (worker) {
-    // The primary asks by message, not by signal: a signal sent to the whole process group as well would
-    // otherwise count as a second one and cut the drain short.
-    process.on('message', (message: unknown) => {
-      if ((message as { type?: unknown } | null)?.type === 'shutdown') stop({ by: 'primary' });
-    });
-    return;
-  }
+  if (asked) stop(asked);
+  if (worker) return;
   const { msg, fields } = await readyFields(config, server.port, () => server.sampleEducatorSlug());
   log.info(msg, fields);
 }
@@ -201,14 +208,18 @@ async function runPrimary(config: Config, log: Logger, processes: number): Promi
     live.add(worker);
     worker.once('exit', (code, signal) => {
       live.delete(worker);
-      if (code !== 0) failed = true;
+      // Only the drain decides the exit status: a process that died earlier was replaced.
+      if (stopping && code !== 0) failed = true;
       if (stopping) {
         if (live.size === 0) process.exit(failed ? 1 : 0);
         return;
       }
       log.error('server process exited', { pid: worker.process.pid, code, signal, backgroundJobs: jobs });
       // One that never came up (bad configuration, port taken) would only fail again: stop everything.
-      if (!listening) return shutdown({ reason: 'a server process failed to start' });
+      if (!listening) {
+        failed = true;
+        return shutdown({ reason: 'a server process failed to start' });
+      }
       fork(jobs);
     });
   };

@@ -118,6 +118,32 @@ describe('SERVER_PROCESSES=2', () => {
     expect(output.match(/Marketplace ready/g)).toHaveLength(1);
   });
 
+  it('replaces a process that dies, and keeps serving meanwhile', async () => {
+    const [first, second] = childrenOf(child.pid!);
+    process.kill(second, 'SIGKILL');
+    let now: number[] = [];
+    for (let i = 0; i < 300; i++) {
+      now = childrenOf(child.pid!);
+      if (now.length === 2 && !now.includes(second) && output.includes('server process exited')) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(now).toHaveLength(2);
+    expect(now).toContain(first);
+    expect(now).not.toContain(second);
+    expect(output).toContain('server process exited');
+    const res = await fetch(`http://127.0.0.1:${port}/api/health`);
+    expect(res.status).toBe(200);
+    // The replacement listens too: both take connections again.
+    for (let i = 0; i < 300 && output.match(/"msg":"payments"/g)!.length < 3; i++) await new Promise((r) => setTimeout(r, 100));
+    const agent = new Agent({ keepAlive: true, maxSockets: 6 });
+    try {
+      const clientPorts = new Set(await requestsAtOnce(agent, 6));
+      for (const pid of now) expect([...connectionsHeldBy(pid, port)].filter((p) => clientPorts.has(p)).length, String(pid)).toBeGreaterThan(0);
+    } finally {
+      agent.destroy();
+    }
+  }, 60_000);
+
   it('SIGTERM drains both processes and exits 0 with none left', async () => {
     const workers = childrenOf(child.pid!);
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
