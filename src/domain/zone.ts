@@ -5,14 +5,15 @@
  * day is 23 hours long on the last Sunday of March and 25 hours on the last Sunday of October, so
  * "midnight + 9 × 3600" and "now + 2 × 86400" are wrong twice a year. The zone rules come from
  * @date-fns/tz (the date-fns project's time-zone package): `tzOffset` gives a zone's offset at any instant
- * from the runtime's tz database (and NaN for a zone it does not know), `TZDate` the ISO form with the offset.
- * It is ~1.7 KB gzipped in the islands that need it (the course page's dates, the checkout calendar) and an
- * offset lookup costs ~11 µs, so two months of slots and the demo catalogue stay fast. Display formatting with
+ * from the runtime's tz database (and NaN for a zone it does not know). Only that function is imported (its own
+ * entry point, a few hundred bytes): the package's TZDate class patches Date's prototype when loaded, so importing
+ * the package root would ship it to every page that shows a date. An offset lookup costs ~11 µs, so two months
+ * of slots and the demo catalogue stay fast. Display formatting with
  * `Intl.DateTimeFormat({ timeZone })` is already zone-correct and stays where it is.
  *
  * Times are epoch seconds; a calendar date is `{ year, month (1–12), day }` with no zone of its own.
  */
-import { TZDate, tzOffset } from '@date-fns/tz';
+import { tzOffset } from '@date-fns/tz/tzOffset';
 import { DEFAULT_TIME_ZONE } from './time.ts';
 
 export interface CalendarDate {
@@ -134,7 +135,12 @@ export function wallClockSeconds(start: number, end: number, timeZone: string = 
 
 /** ISO 8601 local date-time with its offset, e.g. '2025-07-15T11:00:00+01:00'. */
 export function zonedIsoDateTime(epochSeconds: number, timeZone: string = DEFAULT_TIME_ZONE): string {
-  return new TZDate(Math.floor(epochSeconds) * 1000, knownZone(timeZone)).toISOString().replace('.000', '');
+  const at = Math.floor(epochSeconds);
+  const offset = Math.round(zoneOffsetSeconds(at, timeZone) / 60);
+  const local = new Date((at + offset * 60) * 1000).toISOString().slice(0, 19);
+  const minutes = Math.abs(offset);
+  const hhmm = `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+  return `${local}${offset < 0 ? '-' : '+'}${hhmm}`;
 }
 
 /**
