@@ -5,12 +5,19 @@
  *
  * SIGTERM or SIGINT stops it cleanly: no new connections, requests in flight answered (up to
  * SHUTDOWN_TIMEOUT_SECONDS), background workers stopped after their current pass, the database closed.
+ *
+ * SERVER_PROCESSES=n (opt-in, default 1) serves from n processes on one port (node:cluster), to use every
+ * core: the server keeps no state of its own (sessions, rate limits, holds and job leases live in the
+ * database). The first process migrates the database and forks the others; only one of them runs the
+ * background jobs; a process that dies is replaced; SIGTERM or SIGINT drains every one of them, then exits.
  */
+import cluster, { type Worker } from 'node:cluster';
 import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { serve } from '@hono/node-server';
+import { z } from 'zod';
 import { loadConfig, type Config } from './config.ts';
 import { createApp, type AstroHandler } from './app.ts';
 import { loggerFor, type Logger } from './log.ts';
@@ -20,7 +27,7 @@ import { migrateToLatest } from '../db/migrate.ts';
 import { describePayments } from './payments/registry.ts';
 import { backgroundJobs } from './jobs.ts';
 
-export async function startServer(config: Config = loadConfig(), options: { log?: Logger } = {}) {
+export async function startServer(config: Config = loadConfig(), options: { log?: Logger; backgroundJobs?: boolean } = {}) {
   const log = options.log ?? loggerFor(config);
   const db = openDb({ url: config.DATABASE_URL, busyWaitMs: config.SQLITE_BUSY_WAIT_MS });
   await migrateToLatest(db);
@@ -38,7 +45,11 @@ export async function startServer(config: Config = loadConfig(), options: { log?
   log.info('payments', describePayments(config));
   // Background jobs (outbox, publisher, reconciler…) are started on this and stopped on shutdown.
   const workers = new Workers(log);
-  for (const job of backgroundJobs(deps)) workers.start(job);
+  if (options.backgroundJobs ?? true) {
+    const jobs = backgroundJobs(deps);
+    for (const job of jobs) workers.start(job);
+    log.info('background jobs started', { jobs: jobs.map((job) => job.name) });
+  }
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.BIND_HOST, overrideGlobalObjects: false }) as Server;
   await new Promise<void>((ok) => server.once('listening', () => ok()));
   const address = server.address();
@@ -96,35 +107,139 @@ export async function startServer(config: Config = loadConfig(), options: { log?
   };
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const config = loadConfig();
-  const log = loggerFor(config);
-  const server = await startServer(config, { log });
+/** SERVER_PROCESSES: how many processes serve (1: this one alone). */
+export function serverProcesses(env: NodeJS.ProcessEnv = process.env): number {
+  const parsed = z.coerce.number().int().min(1).max(64).default(1).safeParse(env.SERVER_PROCESSES || undefined);
+  if (!parsed.success) throw new Error(`SERVER_PROCESSES must be a whole number from 1 to 64 (got ${env.SERVER_PROCESSES})`);
+  return parsed.data;
+}
+
+/** Where the marketplace answers, with a sample educator's pages, for the start-up line. */
+async function readyFields(config: Config, port: number, sampleEducatorSlug: () => Promise<string | null>) {
+  const host = config.PUBLIC_HOST.replace(/:\d+$/, '');
+  const origin = (h: string) => `${config.PUBLIC_PROTOCOL}://${h}:${port}`;
+  const sample = await sampleEducatorSlug().catch(() => null);
+  return {
+    msg: `Marketplace ready on ${origin(host)}`,
+    fields: {
+      port,
+      health: `${origin(host)}/api/health`,
+      ...(sample ? { marketplace: `${origin(host)}/${sample}`, minisite: `${origin(`${sample}.${host}`)}/`, embed: `${origin(host)}/embed/${sample}` } : {}),
+    },
+  };
+}
+
+/** One process serving (alone, or as a cluster worker told by its primary whether it runs the background jobs). */
+async function runServer(config: Config, log: Logger): Promise<void> {
+  const worker = cluster.isWorker;
+  const server = await startServer(config, { log, backgroundJobs: !worker || process.env.SERVER_WORKER_JOBS === '1' });
+  let stopping = false;
+  const stop = (reason: Record<string, unknown>) => {
+    if (stopping) return;
+    stopping = true;
+    log.info('stopping', reason);
+    server.close().then(
+      (inTime) => {
+        log.info('stopped', { drained: inTime });
+        process.exit(inTime ? 0 : 1);
+      },
+      (error) => {
+        log.error('shutdown failed', { error });
+        process.exit(1);
+      },
+    );
+  };
   // Listening from here on, so a signal from now stops it cleanly.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
-      log.info('stopping', { signal });
       // A second signal does not wait.
       process.once(signal, () => process.exit(1));
-      server.close().then(
-        (inTime) => {
-          log.info('stopped', { drained: inTime });
-          process.exit(inTime ? 0 : 1);
-        },
-        (error) => {
-          log.error('shutdown failed', { error });
-          process.exit(1);
-        },
-      );
+      stop({ signal });
     });
   }
-  const { port } = server;
-  const host = config.PUBLIC_HOST.replace(/:\d+$/, '');
-  const origin = (h: string) => `${config.PUBLIC_PROTOCOL}://${h}:${port}`;
-  const sample = await server.sampleEducatorSlug().catch(() => null);
-  log.info(`Marketplace ready on ${origin(host)}`, {
-    port,
-    health: `${origin(host)}/api/health`,
-    ...(sample ? { marketplace: `${origin(host)}/${sample}`, minisite: `${origin(`${sample}.${host}`)}/`, embed: `${origin(host)}/embed/${sample}` } : {}),
+  if (worker) {
+    // The primary asks by message, not by signal: a signal sent to the whole process group as well would
+    // otherwise count as a second one and cut the drain short.
+    process.on('message', (message: unknown) => {
+      if ((message as { type?: unknown } | null)?.type === 'shutdown') stop({ by: 'primary' });
+    });
+    return;
+  }
+  const { msg, fields } = await readyFields(config, server.port, () => server.sampleEducatorSlug());
+  log.info(msg, fields);
+}
+
+/**
+ * The primary of SERVER_PROCESSES: migrates, forks the serving processes (the first one runs the background
+ * jobs), replaces any that dies, and on SIGTERM/SIGINT asks every one to drain and exits when all have.
+ */
+async function runPrimary(config: Config, log: Logger, processes: number): Promise<void> {
+  const db = openDb({ url: config.DATABASE_URL, busyWaitMs: config.SQLITE_BUSY_WAIT_MS });
+  let sampleSlug: string | null = null;
+  try {
+    await migrateToLatest(db);
+    sampleSlug = await db
+      .selectFrom('educators as e')
+      .innerJoin('courses as c', 'c.educator_id', 'e.id')
+      .select('e.slug')
+      .where('e.claimed', '=', true)
+      .where('c.published', '=', true)
+      .orderBy('e.id')
+      .limit(1)
+      .executeTakeFirst()
+      .then((row) => row?.slug ?? null, () => null);
+  } finally {
+    await db.destroy();
+  }
+  let stopping = false;
+  let failed = false;
+  const live = new Set<Worker>();
+  const fork = (jobs: boolean) => {
+    const worker = cluster.fork({ SERVER_WORKER_JOBS: jobs ? '1' : '0' });
+    let listening = false;
+    worker.once('listening', () => (listening = true));
+    live.add(worker);
+    worker.once('exit', (code, signal) => {
+      live.delete(worker);
+      if (code !== 0) failed = true;
+      if (stopping) {
+        if (live.size === 0) process.exit(failed ? 1 : 0);
+        return;
+      }
+      log.error('server process exited', { pid: worker.process.pid, code, signal, backgroundJobs: jobs });
+      // One that never came up (bad configuration, port taken) would only fail again: stop everything.
+      if (!listening) return shutdown({ reason: 'a server process failed to start' });
+      fork(jobs);
+    });
+  };
+  const shutdown = (reason: Record<string, unknown>) => {
+    if (stopping) return;
+    stopping = true;
+    log.info('stopping', { ...reason, processes: live.size });
+    if (live.size === 0) process.exit(1);
+    for (const worker of live) worker.send({ type: 'shutdown' });
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      process.once(signal, () => {
+        for (const worker of live) worker.process.kill('SIGKILL');
+        process.exit(1);
+      });
+      shutdown({ signal });
+    });
+  }
+  let ready = 0;
+  cluster.on('listening', (_worker, address) => {
+    if (++ready !== processes) return;
+    void readyFields(config, address.port, async () => sampleSlug).then(({ msg, fields }) => log.info(msg, { ...fields, processes }));
   });
+  for (let i = 0; i < processes; i++) fork(i === 0);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const config = loadConfig();
+  const log = loggerFor(config);
+  const processes = serverProcesses();
+  if (processes > 1 && cluster.isPrimary) await runPrimary(config, log, processes);
+  else await runServer(config, log);
 }

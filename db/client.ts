@@ -63,6 +63,7 @@ export function openDb(options: OpenOptions = {}): Db {
       plugins: [new CodecPlugin(false)],
     });
     if (schema) schemas.set(db, schema);
+    rawHandles.set(db, { pgPool: pool });
     return tag(db, 'postgres');
   }
   const file = url.replace(/^sqlite:(\/\/)?/, '');
@@ -88,6 +89,7 @@ export function openDb(options: OpenOptions = {}): Db {
     }),
     plugins: [new CodecPlugin(true)],
   });
+  if (reader) rawHandles.set(db, { sqliteReader: reader });
   return tag(db, 'sqlite');
 }
 
@@ -120,6 +122,21 @@ export function reusingStatements(sqlite: SQLite.Database, size = SQLITE_STATEME
     return statement;
   }) as SQLite.Database['prepare'];
   return sqlite;
+}
+
+/**
+ * The driver handles under a handle openDb made, for the few hot read paths (search) that skip the query
+ * builder: SQLite's read-only connection (statements cached as above; a lock met there is for the caller
+ * to handle) and PostgreSQL's pool (for named prepared statements). Undefined for transactions and
+ * in-memory SQLite.
+ */
+export interface RawHandles {
+  sqliteReader?: SQLite.Database;
+  pgPool?: pg.Pool;
+}
+const rawHandles = new WeakMap<object, RawHandles>();
+export function rawHandlesOf(db: Db): RawHandles | undefined {
+  return rawHandles.get(db);
 }
 
 const dialects = new WeakMap<object, Dialect>();

@@ -83,6 +83,8 @@ export const ACTION_PAYLOADS = {
     selectedDurationId: z.string().max(200).nullable().optional(),
     delivery: delivery.optional(),
     pricing: requestPricing.optional(),
+    // Not in spec 4's payload: "Apply promo code or gift card" for an instant booking, which is paid at checkout.
+    appliedPromoCode: z.string().max(200).nullable().optional(),
   }),
   'request message filled': z.object({ message }),
   'request preferred dates selected': z.object({ preferredDates: z.array(dateText).max(10) }),

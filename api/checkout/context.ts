@@ -44,6 +44,9 @@ export interface DeliveryState {
   pricing: { type: 'offers'; offers: Record<string, number>; addOns: Record<string, number> } | { type: 'spaces'; quantity: number };
   requestedSpaces: number;
   payableCost: number;
+  /** "Apply promo code or gift card" of an instant booking (api/checkout/steps/request.ts). */
+  voucherId?: string | null;
+  giftCardId?: string | null;
 }
 
 /** stepState.dates (spec 3) of the request, group and date request flows. */

@@ -10,6 +10,11 @@
  * - createPayment: a PaymentIntent (pence, gbp, automatic payment methods so the Payment Element
  *   shows card, device wallets and Klarna; metadata.checkout_id; idempotency key per checkout + amount).
  * - createSetup: a SetupIntent when nothing is charged now (its id is `seti_…`, retrieved the same way).
+ * - memberships (StripeRecurringProvider, the adapter's `recurring`): the first payment is made for a Customer on the
+ *   connected account with `setup_future_usage: 'off_session'`, so the card is saved for renewals; each renewal is an
+ *   off-session PaymentIntent (`off_session`, `confirm`) with the renewal's idempotency key. Declines and
+ *   `authentication_required` are a failed renewal (the retry rules of api/memberships/service.ts); a network or API
+ *   failure throws, so the job tries the same attempt again with the same key and Stripe never charges it twice.
  * - retrievePayment: Stripe's current view; the engine decides with isPaymentSuccessful (spec 4).
  * - errors: every Stripe failure becomes the spec's card-provider problem (spec 8).
  *
@@ -19,7 +24,10 @@ import Stripe from 'stripe';
 import type { Config } from '../config.ts';
 import type { Db } from '../../db/client.ts';
 import { ProblemError, problems, type Problem } from '../../src/domain/problems.ts';
-import { type PaymentError, type PaymentProvider, type PaymentStatus, type ProviderAdapter, type ProviderPayment } from './types.ts';
+import {
+  isPaymentSuccessful, type CreatePaymentOptions, type PaymentError, type PaymentProvider, type PaymentStatus, type ProviderAdapter, type ProviderPayment,
+  type RecurringCharge, type RecurringProvider,
+} from './types.ts';
 import { receiveStripeWebhook } from './webhooks.ts';
 
 export const STRIPE_PROVIDER = 'stripe';
@@ -123,7 +131,7 @@ export class StripePaymentProvider implements PaymentProvider {
    * metadata must carry `checkout_id` (the idempotency key uses it) and should carry `educator_id`
    * (whose connected account receives the money); it is stored on the intent as given.
    */
-  async createPayment(amount: number, currency: string, metadata: Record<string, string>): Promise<StripeProviderPayment> {
+  async createPayment(amount: number, currency: string, metadata: Record<string, string>, options: CreatePaymentOptions = {}): Promise<StripeProviderPayment> {
     if (!Number.isSafeInteger(amount) || amount <= 0) throw new Error('Stripe payments need a positive integer amount');
     const checkoutId = checkoutIdOf(metadata);
     if (!checkoutId) throw new Error('Stripe payments need metadata.checkout_id');
@@ -136,6 +144,16 @@ export class StripePaymentProvider implements PaymentProvider {
     };
     const key = paymentIdempotencyKey(checkoutId, amount, currency);
     try {
+      if (options.saveForRenewals) {
+        // The card is saved on a Customer of the connected account (where the renewals are charged), for off-session use.
+        const buyer = options.saveForRenewals;
+        const customer = await this.stripe.customers.create(
+          { ...(buyer.email ? { email: buyer.email } : {}), ...(buyer.name ? { name: buyer.name } : {}), metadata: { checkout_id: checkoutId, ...(buyer.userId ? { user_id: buyer.userId } : {}) } },
+          this.options(accountId, `checkout_${checkoutId}_customer`),
+        );
+        params.customer = customer.id;
+        params.setup_future_usage = 'off_session';
+      }
       let intent = await this.stripe.paymentIntents.create(params, this.options(accountId, key));
       // The key replays a payment canceled meanwhile (e.g. an expired hold): start a fresh one, still idempotent.
       if (intent.status === 'canceled') {
@@ -255,9 +273,90 @@ function fromSetupIntent(intent: Stripe.SetupIntent, accountId: string | null): 
   };
 }
 
+/** A saved card as the membership keeps it (`memberships.provider_customer_id`): '{acct}:{cus}:{pm}', or '{cus}:{pm}' on the platform. */
+export function stripeCustomerRef(accountId: string | null, customerId: string, paymentMethodId: string): string {
+  return [accountId, customerId, paymentMethodId].filter(Boolean).join(':');
+}
+export function parseStripeCustomerRef(ref: string): { accountId: string | null; customerId: string; paymentMethodId: string } | null {
+  const parts = ref.split(':');
+  if (parts.length === 3 && parts.every(Boolean)) return { accountId: parts[0]!, customerId: parts[1]!, paymentMethodId: parts[2]! };
+  if (parts.length === 2 && parts.every(Boolean)) return { accountId: null, customerId: parts[0]!, paymentMethodId: parts[1]! };
+  return null;
+}
+
+/** The failure a member is told of: Stripe's message, or what an off-session authentication request means for them. */
+function renewalFailure(error: { code?: string | null; message?: string | null } | null | undefined): string {
+  if (error?.code === 'authentication_required') return 'Your bank asked to confirm this payment, which cannot be done while you are away.';
+  return error?.message || 'Your card was declined.';
+}
+
+/**
+ * Stripe's side of memberships' renewals: the saved card of the first payment (`customerFromPayment`) and an
+ * off-session charge of it per renewal attempt, idempotent by the attempt's key.
+ */
+export class StripeRecurringProvider implements RecurringProvider {
+  constructor(private readonly payments: StripePaymentProvider) {}
+
+  /** The Customer and card of a succeeded first payment made with `saveForRenewals`; null otherwise. */
+  async customerFromPayment(paymentId: string): Promise<string | null> {
+    const { accountId, intentId } = parseStripePaymentId(paymentId);
+    if (!intentId.startsWith('pi_')) return null;
+    try {
+      const intent = await this.payments.stripe.paymentIntents.retrieve(intentId, {}, accountId ? { stripeAccount: accountId } : {});
+      const customer = typeof intent.customer === 'string' ? intent.customer : intent.customer?.id;
+      const method = typeof intent.payment_method === 'string' ? intent.payment_method : intent.payment_method?.id;
+      if (!isPaymentSuccessful(intent.status) || !customer || !method) return null;
+      return stripeCustomerRef(accountId, customer, method);
+    } catch (err) {
+      throw new ProblemError(stripeErrorProblem(err));
+    }
+  }
+
+  async chargeRenewal(input: { customerId: string; amount: number; currency: string; idempotencyKey: string; metadata: Record<string, string> }): Promise<RecurringCharge> {
+    const saved = parseStripeCustomerRef(input.customerId);
+    if (!saved) return { ok: false, paymentId: null, failure: 'No payment method on file' };
+    const options: Stripe.RequestOptions = { ...(saved.accountId ? { stripeAccount: saved.accountId } : {}), idempotencyKey: input.idempotencyKey };
+    try {
+      const intent = await this.payments.stripe.paymentIntents.create({
+        amount: input.amount,
+        currency: input.currency.toLowerCase(),
+        customer: saved.customerId,
+        payment_method: saved.paymentMethodId,
+        off_session: true,
+        confirm: true,
+        // Nothing can redirect the member: they are not there.
+        automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
+        metadata: input.metadata,
+      }, options);
+      const paymentId = stripePaymentId(saved.accountId, intent.id);
+      if (isPaymentSuccessful(intent.status)) return { ok: true, paymentId, failure: null };
+      return { ok: false, paymentId, failure: renewalFailure(intent.last_payment_error) };
+    } catch (err) {
+      // A decline or a bank asking for authentication is an answer (the attempt failed); anything else is not, and
+      // the job tries this attempt again with the same key.
+      if (err instanceof Stripe.errors.StripeCardError) {
+        const intent = err.payment_intent;
+        return { ok: false, paymentId: intent?.id ? stripePaymentId(saved.accountId, intent.id) : null, failure: renewalFailure(err) };
+      }
+      throw new ProblemError(stripeErrorProblem(err));
+    }
+  }
+}
+
+/** One recurring provider (one SDK client) per database handle and configuration, as the registry keeps providers. */
+const recurringCache = new WeakMap<Db, WeakMap<object, StripeRecurringProvider>>();
+function recurringFor(db: Db, config: Config): StripeRecurringProvider {
+  let byConfig = recurringCache.get(db);
+  if (!byConfig) recurringCache.set(db, (byConfig = new WeakMap()));
+  let recurring = byConfig.get(config);
+  if (!recurring) byConfig.set(config, (recurring = new StripeRecurringProvider(StripePaymentProvider.fromConfig(db, config))));
+  return recurring;
+}
+
 /**
  * Stripe's registration: card (with device wallets) and Klarna as pay-later through the Payment Element,
- * confirmed in the browser (no explicit capture), refunds, signed webhooks. Live when STRIPE_SECRET_KEY is set.
+ * confirmed in the browser (no explicit capture), refunds, signed webhooks, and renewals of memberships
+ * (`recurring`). Live when STRIPE_SECRET_KEY is set.
  */
 export const stripeAdapter: ProviderAdapter = {
   name: STRIPE_PROVIDER,
@@ -268,4 +367,5 @@ export const stripeAdapter: ProviderAdapter = {
   create: (deps) => StripePaymentProvider.fromConfig(deps.db, deps.config),
   browser: (config) => ({ provider: 'stripe', publishableKey: config.STRIPE_PUBLISHABLE_KEY }),
   webhook: (deps, delivery) => receiveStripeWebhook(deps, delivery.rawBody, delivery.header('stripe-signature')),
+  recurring: (deps) => recurringFor(deps.db, deps.config),
 };

@@ -56,14 +56,22 @@ export interface PaymentProvider {
    * only read the result (retrievePayment).
    */
   capturePayment?(id: string, expect?: { checkoutId?: string; amount?: number; currency?: string }): Promise<ProviderPayment>;
-  /** Creates a payment for exactly `amount` pence. */
-  createPayment(amount: number, currency: string, metadata: Record<string, string>): Promise<ProviderPayment>;
+  /**
+   * Creates a payment for exactly `amount` pence. `options.saveForRenewals`: the payment method is kept for
+   * off-session charges later (a membership's first period; the provider's `recurring` charges it again).
+   */
+  createPayment(amount: number, currency: string, metadata: Record<string, string>, options?: CreatePaymentOptions): Promise<ProviderPayment>;
   /** The provider's current view of a payment (null when it does not exist). */
   retrievePayment(id: string): Promise<ProviderPayment | null>;
   /** Cancels a payment that has not succeeded (no-op otherwise). */
   cancelPayment(id: string): Promise<void>;
   /** Gives back the money of a succeeded payment (e.g. when the spaces were lost meanwhile). */
   refundPayment(id: string): Promise<void>;
+}
+
+export interface CreatePaymentOptions {
+  /** Keep the payment method for renewals charged without the buyer (the buyer's e-mail and name for the provider's customer). */
+  saveForRenewals?: { email: string | null; name: string | null; userId: string | null };
 }
 
 /** Spec 4: a card payment counts as successful when it succeeded or is authorised for capture. */

@@ -6,8 +6,9 @@
  *    one educator at once (the later one could otherwise overwrite fresher pages with older ones);
  * 2. wait a moment first if the newest rows are very recent, so one edit's many writes become one batch;
  * 3. render every page of the affected educators in all three contexts with the build's own views
- *    (api/publish/render.ts), their minisite sitemaps and robots.txt, the home page, the affected categories'
- *    listing pages, the course pages of a category whose carousel changed, and the marketplace sitemaps;
+ *    (api/publish/educator.ts, the full build's own rendering), their minisite sitemaps and robots.txt, the home
+ *    page, the affected categories' listing pages, the course pages of a category whose carousel changed, and the
+ *    marketplace sitemap index with the children that list those educators (never the whole catalogue's);
  * 4. write each changed file beside its final name and rename it over (api/static/files.ts), and remove the
  *    files that no longer belong (an unpublished course, a removed educator, an old slug): those answer 404;
  * 5. delete the rows only then. A failed render keeps the old page; its rows are released to be retried after
@@ -23,16 +24,13 @@ import {
   CATEGORY_CAROUSEL_SOURCE, carouselDigest, loadCategoryPageModel, loadEducatorCatalogue, loadHomeModel, recordCarousel, topCards,
   type EducatorModel, type PublicCatalogue,
 } from '../../db/queries/pages.ts';
-import { marketplaceSitemaps, minisiteSitemaps } from '../../db/queries/sitemaps.ts';
-import { educatorFolders, educatorPages, type EducatorPage } from '../../src/domain/publish-pages.ts';
-import { robotsDisallow } from '../../src/domain/crawl.ts';
-import { minisiteUrl } from '../../src/lib/config.ts';
-import { robotsTxt } from '../../src/lib/sitemap.ts';
-import { embedEnquiryJson } from '../../src/lib/embed-enquiry.ts';
-import { removeSiteFile, writeSiteFile } from '../static/files.ts';
+import { marketplaceSitemapUpdate } from '../../db/queries/sitemaps.ts';
+import { educatorFolders } from '../../src/domain/publish-pages.ts';
+import { removeSiteFile, writeSiteFile, type CompressOptions } from '../static/files.ts';
 import type { BackgroundJob } from '../background.ts';
 import type { Logger } from '../log.ts';
 import { createRenderer, type Renderer, type TwinRoute } from './render.ts';
+import { pagesOf, renderEducatorPage } from './educator.ts';
 
 export interface PublisherOptions {
   db: Db;
@@ -75,6 +73,8 @@ interface ClaimedRow {
 }
 
 const MAX_BACKOFF_SECONDS = 300;
+/** Brotli quality of the marketplace's child sitemaps. */
+const SITEMAP_BROTLI_QUALITY = 5;
 /** The advisory lock key that serialises claims on PostgreSQL. */
 const PUBLISH_CLAIM_LOCK = 7_305_011;
 
@@ -148,11 +148,11 @@ export function createPublisher(options: PublisherOptions) {
   }
 
   /** Writes a file when its bytes differ from what is served; true when written. */
-  async function put(file: string, data: string): Promise<boolean> {
+  async function put(file: string, data: string, compress?: CompressOptions): Promise<boolean> {
     const path = join(clientDir, file);
     const current = await readFile(path, 'utf8').catch(() => null);
     if (current === data) return false;
-    await writeSiteFile(path, data);
+    await writeSiteFile(path, data, compress);
     return true;
   }
 
@@ -174,14 +174,13 @@ export function createPublisher(options: PublisherOptions) {
   async function publishEducator(
     r: Renderer, model: EducatorModel, data: PublicCatalogue, now: number, report: PublishReport, onlyCourses?: Set<string>,
   ): Promise<Set<string>> {
-    const e = model.educator;
-    const pages = educatorPages({ slug: e.slug, canBeContacted: e.can_be_contacted !== false, courseSlugs: model.courses.map((c) => c.course.slug) });
+    const pages = pagesOf(model);
     const keep = new Set<string>();
     const courseBySlug = new Map(model.courses.map((c) => [c.course.slug, c]));
     for (const page of pages) {
       keep.add(page.file);
       if (onlyCourses && !(page.kind === 'course' && page.context === 'marketplace' && onlyCourses.has(page.courseSlug!))) continue;
-      const rendered = await renderEducatorPage(r, page, model, data, now, courseBySlug);
+      const rendered = await renderEducatorPage(r, db, page, model, data, now, courseBySlug);
       for (const [file, body] of rendered) {
         keep.add(file);
         report.rendered++;
@@ -189,30 +188,6 @@ export function createPublisher(options: PublisherOptions) {
       }
     }
     return keep;
-  }
-
-  async function renderEducatorPage(
-    r: Renderer, page: EducatorPage, model: EducatorModel, data: PublicCatalogue, now: number,
-    courseBySlug: Map<string, EducatorModel['courses'][number]>,
-  ): Promise<Array<[string, string]>> {
-    const slug = model.educator.slug;
-    switch (page.kind) {
-      case 'course': {
-        const courseModel = courseBySlug.get(page.courseSlug!)!;
-        return [[page.file, await r.render('course', { context: page.context, props: { model, courseModel, catalogue: data } })]];
-      }
-      case 'enquiry-json':
-        return [[page.file, embedEnquiryJson(model)]];
-      case 'robots':
-        return [[page.file, robotsTxt(minisiteUrl(slug, '/sitemap.xml'), robotsDisallow('minisite'))]];
-      case 'sitemaps': {
-        const sitemaps = await minisiteSitemaps(db, model.educator.id);
-        if (!sitemaps) return [];
-        return [[page.file, sitemaps.set.index], ...[...sitemaps.set.children].map(([name, xml]) => [`minisite/${slug}/${name}`, xml] as [string, string])];
-      }
-      default:
-        return [[page.file, await r.render(page.kind as TwinRoute, { context: page.context, props: { model, now } })]];
-    }
   }
 
   /** Removes what no longer belongs in an educator's folders. */
@@ -302,7 +277,7 @@ export function createPublisher(options: PublisherOptions) {
         else if (slug) await removeSiteFile(join(clientDir, `courses/${slug}/index.html`));
       }
       if (categoryRenamed) await renderPage(r, 'search', 'search/index.html', categories, report);
-      await publishMarketplaceSitemaps(report);
+      await publishMarketplaceSitemaps(educatorIds, report);
       await options.onStep?.('pages written');
 
       // Rows of educators that failed are tried again later; the rest are done.
@@ -351,18 +326,20 @@ export function createPublisher(options: PublisherOptions) {
     if (await put(file, html)) report.written++;
   }
 
-  async function publishMarketplaceSitemaps(report: PublishReport): Promise<void> {
-    const { index, children } = await marketplaceSitemaps(db);
+  /** The marketplace sitemaps: the index and the children the educators' change touches (db/queries/sitemaps.ts). */
+  async function publishMarketplaceSitemaps(educatorIds: Iterable<string>, report: PublishReport): Promise<void> {
+    const currentIndex = await readFile(join(clientDir, 'sitemap.xml'), 'utf8').catch(() => null);
+    const { index, children, named } = await marketplaceSitemapUpdate(db, educatorIds, currentIndex);
     for (const [name, xml] of children) {
       report.rendered++;
-      if (await put(name, xml)) report.written++;
+      // A child holds thousands of URLs (~0.5 MB): brotli 11 would spend a second on what crawlers fetch rarely.
+      if (await put(name, xml, { brotliQuality: SITEMAP_BROTLI_QUALITY })) report.written++;
     }
     report.rendered++;
     if (await put('sitemap.xml', index)) report.written++;
-    // Children past the new end are gone (after the index stopped naming them).
+    // Children the index no longer names are gone (after the index stopped naming them).
     for (const entry of await readdir(clientDir).catch(() => [] as string[])) {
-      const m = /^sitemap-(\d+)\.xml$/.exec(entry);
-      if (m && !children.has(entry)) {
+      if (/^sitemap-[\d-]+\.xml$/.test(entry) && !named.has(entry)) {
         await removeSiteFile(join(clientDir, entry));
         report.removed++;
       }

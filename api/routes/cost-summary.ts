@@ -3,17 +3,27 @@
  *   {summary_items{offerSummary, addOnSummary, discountSummary, voucherSummary, vatSummary, extraSummary},
  *    platform_fee, fees_absorbed, vat_amount, subtotal, total_cost, currency, pricing_hidden}
  * Body: {course_ref, occurrence_ref, voucher_ref, offers[{_id, quantity}], add_ons[{_id, quantity}], origin,
- *        payment_method, extras[{label, cost, quantity}]}. All amounts in pence. Prices come from the catalogue;
- * an extra must be one of the course's duration options (its label or duration text, and its extra_cost).
+ *        payment_method, extras[{label, cost, quantity}], use_membership_credit}. All amounts in pence. Prices come
+ * from the catalogue; an extra must be one of the course's duration options (its label or duration text, and its
+ * extra_cost).
+ *
+ * The preview is the learner's own, like the checkout's: `voucher_ref` may be a gift card code of the educator (it
+ * pays up to what is spendable now, as a negative line), and a signed-in member sees the plan's member prices and,
+ * with `use_membership_credit`, the credit's line (docs/gifts-and-memberships.md) — so the screen shows before
+ * Continue what the checkout will then charge.
  */
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../app.ts';
 import { parseJson, pence } from '../http/parse.ts';
 import { ProblemError, problems, type ProblemProperty } from '../../src/domain/problems.ts';
-import { loadCourseCatalogue, loadOccurrence } from '../../db/queries/checkout.ts';
+import { loadCourseCatalogue, loadOccurrence, type CourseCatalogue } from '../../db/queries/checkout.ts';
 import { costOf } from '../checkout/context.ts';
-import { checkVoucher } from '../checkout/vouchers.ts';
+import { checkGiftCard, checkVoucher } from '../checkout/vouchers.ts';
+import { applyGiftCard } from '../../src/domain/checkout/costSummary.ts';
+import { memberDiscountLines } from '../../src/domain/memberships.ts';
+import { benefitsFor } from '../memberships/service.ts';
+import { membershipNow } from '../memberships/clock.ts';
 import { voucherRules } from '../http/abuse-limits.ts';
 import { refundHits, takeHits } from '../http/rate-limit.ts';
 import { invalidVoucherProblem } from '../../src/domain/checkout/problems.ts';
@@ -31,6 +41,7 @@ const body = z.object({
   origin: z.enum(CHECKOUT_ORIGINS).optional().default('marketplace'),
   payment_method: z.string().max(50).nullable().optional(),
   extras: z.array(z.object({ label: z.string().max(200), cost: pence.pipe(z.number().min(0)), quantity: z.number().int().min(0).max(10_000) })).max(10).optional().default([]),
+  use_membership_credit: z.boolean().optional().default(false),
 });
 
 export function costSummaryRoutes() {
@@ -62,27 +73,59 @@ export function costSummaryRoutes() {
     });
     if (properties.length) throw new ProblemError(problems.validation(properties));
     let voucher = null;
+    let giftCard: { id: string; code: string; balance: number } | null = null;
     if (input.voucher_ref) {
       // A voucher code tried here counts against the same guessing limits as POST /vouchers/validate.
       const rules = voucherRules(c, cat.educator.id);
       await takeHits(db, rules, now());
       const check = await checkVoucher(db, { educatorId: cat.educator.id, courseId: cat.course.id, codeOrId: input.voucher_ref, now: now() });
-      if (!check.ok) throw new ProblemError(invalidVoucherProblem(check.reason));
+      if (check.ok) voucher = { code: check.voucher.code, kind: check.voucher.kind, amount: Number(check.voucher.amount) };
+      else {
+        const gift = check.reason === 'unknown' ? await checkGiftCard(db, { educatorId: cat.educator.id, code: input.voucher_ref, checkoutId: null, now: now() }) : null;
+        if (!gift) throw new ProblemError(invalidVoucherProblem(check.reason));
+        if (!gift.ok) throw new ProblemError(invalidVoucherProblem(gift.reason));
+        giftCard = { id: gift.card.id, code: gift.card.code, balance: gift.spendable };
+      }
       await refundHits(db, rules, now());
-      voucher = { code: check.voucher.code, kind: check.voucher.kind, amount: Number(check.voucher.amount) };
     }
-    const summary = costOf(
+    const selectedOffers = input.offers.map((l) => ({ offerId: l._id, quantity: l.quantity }));
+    const summary = applyGiftCard(costOf(
       cat,
       { offers, addOns },
       {
-        offers: input.offers.map((l) => ({ offerId: l._id, quantity: l.quantity })),
+        offers: selectedOffers,
         addOns: input.add_ons.map((l) => ({ addonId: l._id, quantity: l.quantity })),
         extras: input.extras,
       },
       voucher,
-    );
+      { discounts: await memberPreview(c, cat, offers, selectedOffers, input.use_membership_credit) },
+    ), giftCard);
     c.header('cache-control', 'no-store');
     return c.json({ ...summary, pricing_hidden: !checkoutPricesVisible(cat.educator.feature_flags?.hide_pricing, input.origin) });
   });
   return app;
+}
+
+/**
+ * A signed-in member's discount lines for the preview, as the checkout computes them (api/checkout/context.ts
+ * memberDiscounts): the plan's percentage off the offers and, when asked for and one is left, a credit for one space.
+ */
+async function memberPreview(
+  c: Context<AppEnv>,
+  cat: CourseCatalogue,
+  offers: ReadonlyArray<{ id: string; price: number | null; spaces: number | null }>,
+  selected: ReadonlyArray<{ offerId: string; quantity: number }>,
+  useCredit: boolean,
+): Promise<{ text: string; value: number }[]> {
+  const user = c.var.user;
+  if (!user || !selected.some((l) => l.quantity > 0)) return [];
+  const { db } = c.var.deps;
+  const member = await benefitsFor(db, { userId: user.id, educatorId: cat.educator.id, courseId: cat.course.id, now: await membershipNow(c.var.deps, db) });
+  if (!member) return [];
+  const lines = selected.map((l) => {
+    const offer = offers.find((o) => o.id === l.offerId);
+    return { price: offer?.price ?? 0, quantity: l.quantity, spaces: offer?.spaces ?? 1 };
+  });
+  const credit = useCredit && Number(member.plan.credits_per_period) > 0 && member.creditsLeft > 0;
+  return memberDiscountLines(lines, { discountPercent: member.discountPercent, useCredit: credit });
 }

@@ -18,7 +18,7 @@ import type { AppEnv } from '../app.ts';
 import { parseWith } from '../http/parse.ts';
 import { ProblemError, problems } from '../../src/domain/problems.ts';
 import {
-  SEARCH_DEFAULT_SIZE, SEARCH_DELIVERIES, SEARCH_MAX_RESULTS, SEARCH_MAX_SIZE, SEARCH_SORTS, searchCourses,
+  SEARCH_DEFAULT_SIZE, SEARCH_DELIVERIES, SEARCH_MAX_RESULTS, SEARCH_MAX_SIZE, SEARCH_SORTS, searchCoursesJson,
 } from '../../db/queries/search.ts';
 
 const list = (item: z.ZodTypeAny) =>
@@ -80,7 +80,8 @@ export function searchRoutes() {
       throw new ProblemError(problems.validation([{ key: 'price_max', name: 'Maximum price', message: 'must not be below the minimum price' }]));
     }
     const { db, now } = c.var.deps;
-    const result = await searchCourses(
+    // Cards come as stored JSON (migration 0041), spliced into the answer without decoding them.
+    const body = await searchCoursesJson(
       db,
       {
         query: q.query ?? '',
@@ -93,10 +94,9 @@ export function searchRoutes() {
         page,
         size,
       },
-      { now: now() },
+      { now: now(), storeCards: true },
     );
-    c.header('cache-control', 'no-store');
-    return c.json(result);
+    return c.body(body, 200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
   });
   return app;
 }

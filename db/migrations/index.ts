@@ -18,6 +18,8 @@ import * as m0080 from './0080_memberships.ts';
 import * as m0081 from './0081_products_in_page_feed.ts';
 import * as m0090 from './0090_payment_option_methods.ts';
 import * as m0071 from './0071_gift_vouchers.ts';
+import * as m0041 from './0041_search_cards.ts';
+import * as m0042 from './0042_search_walk_indexes.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_catalogue': m0001,
@@ -38,6 +40,8 @@ export const migrations: Record<string, Migration> = {
   '0081_products_in_page_feed': m0081,
   '0090_payment_option_methods': m0090,
   '0071_gift_vouchers': m0071,
+  '0041_search_cards': m0041,
+  '0042_search_walk_indexes': m0042,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -181,7 +181,7 @@ async function readCatalogue(db: Db, now: number, only?: string[]): Promise<Publ
     ofEducators(db.selectFrom('lessons').selectAll()).execute(),
     ofEducators(db.selectFrom('locations').selectAll()).execute(),
   ]);
-  const planRows = await db.selectFrom('membership_plans').selectAll().where('listed', '=', true).orderBy('educator_id').orderBy('position').orderBy('id').execute();
+  const planRows = await ofEducators(db.selectFrom('membership_plans').selectAll().where('listed', '=', true)).orderBy('educator_id').orderBy('position').orderBy('id').execute();
   const plansByEducator = new Map<string, MembershipPlanView[]>();
   for (const p of planRows) {
     push(plansByEducator, p.educator_id, {
@@ -374,7 +374,8 @@ async function readCatalogue(db: Db, now: number, only?: string[]): Promise<Publ
 
   for (const list of cardsByCategory.values()) list.sort(byRelevance);
 
-  const giftsOn = new Set((await db.selectFrom('gift_voucher_settings').select('educator_id').where('enabled', '=', 1).execute()).map((r) => r.educator_id));
+  const giftsOn = new Set((await (only ? db.selectFrom('gift_voucher_settings').select('educator_id').where('enabled', '=', 1).where('educator_id', 'in', ids)
+    : db.selectFrom('gift_voucher_settings').select('educator_id').where('enabled', '=', 1)).execute()).map((r) => r.educator_id));
   const models: EducatorModel[] = educators.map((educator) => {
     const courseModels = (coursesByEducator.get(educator.id) ?? []).slice();
     const cards = courseModels.map((m) => m.card).sort(byRelevance);

@@ -22,9 +22,12 @@
  *
  * Usable at build time by pages: `searchCourses(db, {educatorRefs: [id], size: 11}, {now})`.
  */
-import { PostgresAdapter, sql, type RawBuilder } from 'kysely';
-import type { Db } from '../client.ts';
+import { CompiledQuery, PostgresAdapter, sql } from 'kysely';
+import { rawHandlesOf, type Db } from '../client.ts';
+import { isBusyError } from '../sqlite-driver.ts';
 import { loadCourseCards, type CourseCard } from './course-cards.ts';
+import { isSoldOut } from '../../src/domain/pricing.ts';
+import { nextFromUpcoming, salesEndOf, type UpcomingDates } from '../../src/domain/next-date.ts';
 
 export const SEARCH_SORTS = ['relevance', 'newest', 'price_asc', 'price_desc'] as const;
 export type SearchSort = (typeof SEARCH_SORTS)[number];
@@ -125,30 +128,99 @@ function filtersOf(params: CourseSearchParams): Filters {
   };
 }
 
-/** Conditions on course_search `s` (published courses only). `facetsInMatch` leaves out what an FTS5 match already checks. */
-function filterConditions(f: Filters, facetsInMatch = false): RawBuilder<unknown>[] {
-  const conditions: RawBuilder<unknown>[] = [sql`s.published`];
-  if (!facetsInMatch) {
-    if (f.educatorRefs.length > 0) conditions.push(sql`s.educator_id in (${sql.join(f.educatorRefs.map((id) => sql`${id}`))})`);
-    if (f.categorySlug) conditions.push(sql`s.category_id = (select id from categories where slug = ${f.categorySlug})`);
-    if (f.deliveryMask) conditions.push(sql`(s.delivery_mask & ${f.deliveryMask}) <> 0`);
+/**
+ * A statement's text and parameters, written without the query builder: search runs several statements per
+ * request, and building and compiling them through kysely cost more than SQLite takes to run most of them.
+ * The same shape of search always writes the same text, so prepared statements are reused.
+ */
+class Stmt {
+  text = '';
+  readonly params: unknown[] = [];
+  /** PostgreSQL: whether one plan serves every parameter value (see PG_STATEMENT_NAMES). */
+  reusePlan = true;
+  constructor(readonly postgres: boolean) {}
+  s(text: string): this {
+    this.text += text;
+    return this;
   }
-  if (f.priceMin !== null) conditions.push(sql`s.to_price >= ${f.priceMin}`);
-  if (f.priceMax !== null) conditions.push(sql`s.from_price <= ${f.priceMax}`);
-  return conditions;
+  v(value: unknown): this {
+    this.params.push(value);
+    this.text += this.postgres ? `$${this.params.length}` : '?';
+    return this;
+  }
 }
 
-function orderBy(sort: SearchSort, postgres: boolean): RawBuilder<unknown> {
+/**
+ * PostgreSQL: names of prepared statements, one per statement text, so each pooled connection plans a
+ * statement once and may reuse the plan. Not for statements whose best plan depends on how many courses
+ * their words match (an ordered walk for common words, the GIN index for rare ones): those are planned
+ * for their words every time (`reusePlan` false).
+ */
+const PG_STATEMENT_NAMES = new Map<string, string>();
+const PG_MAX_NAMED = 2000;
+
+function pgStatementName(st: Stmt): string | undefined {
+  if (!st.reusePlan) return undefined;
+  const text = st.text;
+  let name = PG_STATEMENT_NAMES.get(text);
+  if (name === undefined && PG_STATEMENT_NAMES.size < PG_MAX_NAMED) PG_STATEMENT_NAMES.set(text, (name = `search_${PG_STATEMENT_NAMES.size}`));
+  return name;
+}
+
+/**
+ * Runs a read: on SQLite straight on the read-only connection (the statement cache of db/client.ts; a lock
+ * met there goes the usual way, which waits and retries), on PostgreSQL straight on the pool as a named
+ * statement where it can be one; through kysely inside a transaction or on in-memory SQLite.
+ */
+async function read<R>(db: Db, st: Stmt): Promise<R[]> {
+  const handles = rawHandlesOf(db);
+  if (handles?.sqliteReader) {
+    try {
+      return handles.sqliteReader.prepare(st.text).all(st.params) as R[];
+    } catch (error) {
+      if (!isBusyError(error)) throw error;
+    }
+  } else if (handles?.pgPool) {
+    // A client of its own rather than pool.query: openDb wraps the pool's connect for test schemas.
+    const client = await handles.pgPool.connect();
+    try {
+      const name = pgStatementName(st);
+      return (await client.query(name ? { name, text: st.text, values: st.params } : { text: st.text, values: st.params })).rows as R[];
+    } finally {
+      client.release();
+    }
+  }
+  return (await db.executeQuery<R>(CompiledQuery.raw(st.text, st.params))).rows;
+}
+
+/** Conditions on course_search `s` (published courses only). `facetsInMatch` leaves out what an FTS5 match already checks. */
+function filterConditions(st: Stmt, f: Filters, facetsInMatch = false): Stmt {
+  st.s('s.published');
+  if (!facetsInMatch) {
+    if (f.educatorRefs.length > 0) {
+      st.s(' and s.educator_id in (');
+      f.educatorRefs.forEach((id, i) => (i > 0 ? st.s(', ') : st).v(id));
+      st.s(')');
+    }
+    if (f.categorySlug) st.s(' and s.category_id = (select id from categories where slug = ').v(f.categorySlug).s(')');
+    if (f.deliveryMask) st.s(' and (s.delivery_mask & ').v(f.deliveryMask).s(') <> 0');
+  }
+  if (f.priceMin !== null) st.s(' and s.to_price >= ').v(f.priceMin);
+  if (f.priceMax !== null) st.s(' and s.from_price <= ').v(f.priceMax);
+  return st;
+}
+
+function orderBy(sort: SearchSort, postgres: boolean): string {
   // Byte order for ids on PostgreSQL too, whatever the database's collation, as SQLite compares them.
-  const id = postgres ? sql`s.course_id collate "C"` : sql`s.course_id`;
-  const popular = sql`s.popularity desc, s.created_at desc, ${id}`;
+  const id = postgres ? 's.course_id collate "C"' : 's.course_id';
+  const popular = `s.popularity desc, s.created_at desc, ${id}`;
   switch (sort) {
     case 'newest':
-      return sql`s.created_at desc, ${id}`;
+      return `s.created_at desc, ${id}`;
     case 'price_asc':
-      return sql`(s.from_price is null), s.from_price, ${popular}`;
+      return `(s.from_price is null), s.from_price, ${popular}`;
     case 'price_desc':
-      return sql`(s.to_price is null), s.to_price desc, ${popular}`;
+      return `(s.to_price is null), s.to_price desc, ${popular}`;
     default:
       return popular;
   }
@@ -159,6 +231,21 @@ export async function searchCourseIds(
   db: Db,
   params: CourseSearchParams,
 ): Promise<{ ids: string[]; total: number; capped: boolean; page: number; size: number }> {
+  const { cardRows: _cards, ...found } = await findPage(db, params, false);
+  return found;
+}
+
+/** A page of ids, the total, and (PostgreSQL, when asked and a statement could read them along) the page's stored cards. */
+interface FoundPage {
+  ids: string[];
+  total: number;
+  capped: boolean;
+  page: number;
+  size: number;
+  cardRows?: StoredCardRow[];
+}
+
+async function findPage(db: Db, params: CourseSearchParams, withCards: boolean): Promise<FoundPage> {
   const page = Math.max(1, Math.floor(params.page ?? 1));
   const size = Math.min(SEARCH_MAX_SIZE, Math.max(1, Math.floor(params.size ?? SEARCH_DEFAULT_SIZE)));
   const sort = params.sort ?? 'relevance';
@@ -171,15 +258,23 @@ export async function searchCourseIds(
   const postgres = isPostgres(db);
 
   const offset = (page - 1) * size;
-  let found: { ids: string[]; counted: number };
+  let found: { ids: string[]; counted: number; cardRows?: StoredCardRow[] };
   if (terms.length === 0 || sort !== 'relevance') {
-    found = await sorted(db, terms, filters, sort, { offset, size, limit }, postgres);
+    found = postgres
+      ? await sortedPostgres(db, terms, filters, sort, { offset, end, limit }, withCards)
+      : await sorted(db, terms, filters, sort, { offset, size, limit }, postgres);
   } else {
-    const read = postgres ? postgresLevels(db, terms, params.query, filters) : sqliteLevels(db, terms, params.query, filters);
-    const ordered = await ranked(read, limit);
+    let ordered: string[];
+    if (postgres) {
+      const counts = await postgresLevelCounts(db, tsQueryText(terms));
+      const start = await postgresFewLevels(db, terms, params.query, filters, limit, counts);
+      ordered = await ranked(postgresLevels(db, terms, params.query, filters, counts), limit, start);
+    } else {
+      ordered = await ranked(sqliteLevels(db, terms, params.query, filters), limit);
+    }
     found = { ids: ordered.slice(offset, end), counted: ordered.length };
   }
-  return { ids: found.ids, total: Math.min(found.counted, countTo), capped: found.counted > countTo, page, size };
+  return { ids: found.ids, total: Math.min(found.counted, countTo), capped: found.counted > countTo, page, size, cardRows: found.cardRows };
 }
 
 /** One page of course cards and the total number of matches. */
@@ -197,24 +292,72 @@ export async function searchCourses(db: Db, params: CourseSearchParams, options:
 async function sorted(
   db: Db, terms: string[], filters: Filters, sort: SearchSort, window: { offset: number; size: number; limit: number }, postgres: boolean,
 ): Promise<{ ids: string[]; counted: number }> {
-  let conditions = filterConditions(filters);
-  if (terms.length > 0 && postgres) {
-    const q = sql`to_tsquery('english', ${tsQueryText(terms)})`;
-    conditions = [sql`(numnode(${q}) = 0 or s.doc_l1 @@ ${q})`, ...conditions];
-  } else if (terms.length > 0) {
-    const match = await sqliteMatch(db, terms, filters);
+  let match: string | null = null;
+  if (terms.length > 0 && !postgres) {
+    match = await sqliteMatch(db, terms, filters);
     if (match === null) return { ids: [], counted: 0 };
-    conditions = [sql`s.key in (select rowid from course_search_l1 where course_search_l1 match ${match})`, ...filterConditions(filters, true)];
   }
-  const where = sql.join(conditions, sql` and `);
-  const [page, count] = await Promise.all([
-    sql<{ course_id: string }>`select s.course_id from course_search s where ${where}
-      order by ${orderBy(sort, postgres)} limit ${window.size} offset ${window.offset}`.execute(db),
-    // Ordered like the page, so the count walks the same (covering) index and stops at the limit.
-    sql<{ n: number | string }>`select count(*) as n from (select 1 from course_search s where ${where}
-      order by ${orderBy(sort, postgres)} limit ${window.limit}) m`.execute(db),
-  ]);
-  return { ids: page.rows.map((r) => r.course_id), counted: Number(count.rows[0]?.n ?? 0) };
+  const where = (st: Stmt) => {
+    if (terms.length > 0 && postgres) {
+      st.reusePlan = false;
+      const q = tsQueryText(terms);
+      st.s(`(numnode(to_tsquery('english', `).v(q).s(`)) = 0 or s.doc_l1 @@ to_tsquery('english', `).v(q).s(')) and ');
+      return filterConditions(st, filters);
+    }
+    if (match !== null) {
+      st.s('s.key in (select rowid from course_search_l1 where course_search_l1 match ').v(match).s(') and ');
+      return filterConditions(st, filters, true);
+    }
+    return filterConditions(st, filters);
+  };
+  const order = orderBy(sort, postgres);
+  const pageSt = where(new Stmt(postgres).s('select s.course_id from course_search s where '))
+    .s(` order by ${order} limit `).v(window.size).s(' offset ').v(window.offset);
+  // Ordered like the page, so the count walks the same (covering) index and stops at the limit.
+  const countSt = where(new Stmt(postgres).s('select count(*) as n from (select 1 from course_search s where '))
+    .s(` order by ${order} limit `).v(window.limit).s(') m');
+  const [rows, count] = await Promise.all([read<{ course_id: string }>(db, pageSt), read<{ n: number | string }>(db, countSt)]);
+  return { ids: rows.map((r) => r.course_id), counted: Number(count[0]?.n ?? 0) };
+}
+
+/** What sortedPostgres reads per row. */
+interface SortedRow extends Partial<StoredCardRow> {
+  course_id: string;
+  rn: number | string;
+  n: number | string;
+}
+
+/**
+ * PostgreSQL: `sorted` in one statement, so one round trip and one plan: the first `limit` matches in order,
+ * numbered, of which it returns the page's rows (with their stored cards when asked) and the last one, whose
+ * number is the count.
+ */
+async function sortedPostgres(
+  db: Db, terms: string[], filters: Filters, sort: SearchSort, window: { offset: number; end: number; limit: number }, withCards: boolean,
+): Promise<{ ids: string[]; counted: number; cardRows?: StoredCardRow[] }> {
+  const order = orderBy(sort, true);
+  const st = new Stmt(true).s(`select m.course_id, m.rn, m.n${withCards ? ', c.version, c.card, c.upcoming, c.computed_at' : ''}
+    from (select s.course_id, row_number() over (order by ${order}) as rn, count(*) over () as n
+      from (select s.course_id, s.popularity, s.created_at, s.from_price, s.to_price from course_search s where `);
+  if (terms.length > 0) {
+    st.reusePlan = false;
+    const q = tsQueryText(terms);
+    st.s(`(numnode(to_tsquery('english', `).v(q).s(`)) = 0 or s.doc_l1 @@ to_tsquery('english', `).v(q).s(')) and ');
+  }
+  filterConditions(st, filters).s(` order by ${order} limit `).v(window.limit).s(') s) m');
+  if (withCards) {
+    st.s(' left join search_cards c on c.course_id = m.course_id and m.rn > ').v(window.offset).s(' and m.rn <= ').v(window.end);
+  }
+  st.s(' where (m.rn > ').v(window.offset).s(' and m.rn <= ').v(window.end).s(') or m.rn = m.n order by m.rn');
+  const rows = await read<SortedRow>(db, st);
+  const onPage = rows.filter((r) => Number(r.rn) > window.offset && Number(r.rn) <= window.end);
+  return {
+    ids: onPage.map((r) => r.course_id),
+    counted: Number(rows[0]?.n ?? 0),
+    ...(withCards
+      ? { cardRows: onPage.filter((r) => r.version !== null && r.version !== undefined) as StoredCardRow[] }
+      : {}),
+  };
 }
 
 /** A level's matches in rank order: the first `limit` rows that are not among `taken` (the rows of better levels). */
@@ -230,30 +373,106 @@ interface Ranked {
  * level 4 is also in 3, 2 and 1), so each level skips the rows already taken; a lower level is read only
  * when the ones above are exhausted, so `taken` stays shorter than `limit`.
  */
-async function ranked(read: LevelReader, limit: number): Promise<string[]> {
-  const taken: Ranked[] = [];
-  for (const level of SEARCH_LEVELS) {
-    const rows = await read(level, limit - taken.length, taken);
+async function ranked(readLevel: LevelReader, limit: number, start: { taken: Ranked[]; levels: readonly Level[] } = { taken: [], levels: SEARCH_LEVELS }): Promise<string[]> {
+  const taken = start.taken.slice(0, limit);
+  for (const level of start.levels) {
+    if (taken.length >= limit) break;
+    const rows = await readLevel(level, limit - taken.length, taken);
     taken.push(...rows);
     if (taken.length >= limit) break;
   }
   return taken.map((r) => r.id);
 }
 
-function postgresLevels(db: Db, terms: string[], query: string | null | undefined, filters: Filters): LevelReader {
+/**
+ * How search reads, never what it answers (tests set them to take each way). PostgreSQL: a level whose words
+ * match at most `postgresFewMatches` courses is read together with the levels above it.
+ */
+export const SEARCH_TUNING = { postgresFewMatches: 600 };
+/** Matches counted per level, at most (a count above SEARCH_TUNING.postgresFewMatches only says "many"). */
+const PG_COUNT_CAP = 1000;
+/** How long a count of a query's matches per level is trusted (it only chooses how to read, never what). */
+const PG_COUNTS_SECONDS = 300;
+type LevelCounts = Record<1 | 2 | 3 | 4, number>;
+const pgLevelCounts = new Map<string, { counts: LevelCounts; at: number }>();
+
+/**
+ * How many courses a query's words match at each level (levels 4 to 1, all filters aside), up to
+ * PG_COUNT_CAP, kept for a while per query: one statement of four short counts, each stopping early.
+ */
+async function postgresLevelCounts(db: Db, tsQuery: string): Promise<LevelCounts> {
+  const now = Date.now();
+  const known = pgLevelCounts.get(tsQuery);
+  if (known && now - known.at < PG_COUNTS_SECONDS * 1000) return known.counts;
+  const st = new Stmt(true);
+  st.reusePlan = false;
+  st.s('select ');
+  ([4, 3, 2, 1] as const).forEach((level, i) => {
+    st.s(`${i > 0 ? ', ' : ''}(select count(*) from (select 1 from course_search s where s.published and (numnode(to_tsquery('english', `).v(tsQuery)
+      .s(`)) = 0 or s.doc_l${level} @@ to_tsquery('english', `).v(tsQuery).s(`)) limit ${PG_COUNT_CAP}) m) as c${level}`);
+  });
+  const [row] = await read<Record<'c1' | 'c2' | 'c3' | 'c4', number | string>>(db, st);
+  const counts = { 4: Number(row?.c4 ?? 0), 3: Number(row?.c3 ?? 0), 2: Number(row?.c2 ?? 0), 1: Number(row?.c1 ?? 0) };
+  if (pgLevelCounts.size >= 10_000) pgLevelCounts.clear();
+  pgLevelCounts.set(tsQuery, { counts, at: now });
+  return counts;
+}
+
+/**
+ * PostgreSQL: when few courses match the words at some level, every level from the exact name down to it is
+ * read in one statement (through that level's GIN index, each row ranked by the best level it reaches) instead
+ * of one statement per level; the levels below are then read one by one as usual. Undefined when even the
+ * name level has many matches.
+ */
+async function postgresFewLevels(
+  db: Db, terms: string[], query: string | null | undefined, filters: Filters, limit: number, counts: LevelCounts,
+): Promise<{ taken: Ranked[]; levels: Level[] } | undefined> {
   const tsQuery = tsQueryText(terms);
-  const conditions = filterConditions(filters);
+  const widest = ([1, 2, 3, 4] as const).find((level) => counts[level] <= SEARCH_TUNING.postgresFewMatches);
+  if (widest === undefined) return undefined;
+  const st = new Stmt(true);
+  st.reusePlan = false;
+  const match = (level: number) => {
+    st.s(`(numnode(to_tsquery('english', `).v(tsQuery).s(`)) = 0 or s.doc_l${level} @@ to_tsquery('english', `).v(tsQuery).s('))');
+  };
+  st.s('select s.course_id, case when s.name_key = ').v(nameKey(query)).s(' and ');
+  match(4);
+  st.s(' then 5');
+  for (const level of [4, 3, 2] as const) {
+    if (level <= widest) break;
+    st.s(' when ');
+    match(level);
+    st.s(` then ${level}`);
+  }
+  st.s(` else ${widest} end as level from course_search s where `);
+  match(widest);
+  st.s(' and ');
+  filterConditions(st, filters).s(` order by level desc, ${orderBy('relevance', true)} limit `).v(limit);
+  const rows = await read<{ course_id: string }>(db, st);
+  return { taken: rows.map((r) => ({ id: r.course_id })), levels: SEARCH_LEVELS.filter((level) => level < widest) };
+}
+
+function postgresLevels(db: Db, terms: string[], query: string | null | undefined, filters: Filters, counts: LevelCounts): LevelReader {
+  const tsQuery = tsQueryText(terms);
   return async (level, limit, taken) => {
-    const q = sql`to_tsquery('english', ${tsQuery})`;
-    const doc = sql.ref(`s.doc_l${level === 5 ? 4 : level}`);
+    const doc = `s.doc_l${level === 5 ? 4 : level}`;
+    // Many matches: walk the popularity index (migration 0042 carries the level texts, so the walk reads the
+    // index alone) until the page is full. The function form of @@ is the same test, but the GIN index cannot
+    // serve it, so the planner cannot pick a bitmap of thousands of rows to sort, which it does when it
+    // underestimates prefix matches. Fewer matches: the planner chooses.
+    const walk = level < 5 && counts[level as 1 | 2 | 3 | 4] > SEARCH_TUNING.postgresFewMatches;
     // A query of stop words only has no lexemes: then every course matches, as with no query.
-    const match = sql`(numnode(${q}) = 0 or ${doc} @@ ${q})`;
-    const exact = level === 5 ? sql` and s.name_key = ${nameKey(query)}` : sql``;
+    const st = new Stmt(true).s(`select s.course_id from course_search s where (numnode(to_tsquery('english', `).v(tsQuery)
+      .s(walk ? `)) = 0 or ts_match_vq(${doc}, to_tsquery('english', ` : `)) = 0 or ${doc} @@ to_tsquery('english', `).v(tsQuery).s(walk ? ')))' : '))');
+    // The exact name is found by its index whatever the words; the other levels' plans depend on them.
+    if (level === 5) st.s(' and s.name_key = ').v(nameKey(query));
+    else st.reusePlan = false;
+    st.s(' and ');
+    filterConditions(st, filters);
     // Asking for `taken` more rows and dropping them keeps the planner's estimates right (a NOT on the
     // better levels would hide how few rows a level really has).
-    const { rows } = await sql<{ course_id: string }>`select s.course_id from course_search s
-      where ${match}${exact} and ${sql.join(conditions, sql` and `)}
-      order by ${orderBy('relevance', true)} limit ${limit + taken.length}`.execute(db);
+    st.s(` order by ${orderBy('relevance', true)} limit `).v(limit + taken.length);
+    const rows = await read<{ course_id: string }>(db, st);
     const skip = new Set(taken.map((r) => r.id));
     return rows.filter((r) => !skip.has(r.course_id)).slice(0, limit).map((r) => ({ id: r.course_id }));
   };
@@ -271,7 +490,7 @@ function facetId(id: string): string {
 async function sqliteMatch(db: Db, terms: readonly string[], filters: Filters): Promise<string | null> {
   const parts = [ftsMatchExpression(terms)];
   if (filters.categorySlug) {
-    const category = await db.selectFrom('categories').select('id').where('slug', '=', filters.categorySlug).executeTakeFirst();
+    const [category] = await read<{ id: string }>(db, new Stmt(false).s('select id from categories where slug = ').v(filters.categorySlug));
     if (!category) return null;
     parts.push(`"§c${facetId(category.id)}"`);
   }
@@ -286,40 +505,41 @@ async function sqliteMatch(db: Db, terms: readonly string[], filters: Filters): 
 function sqliteLevels(db: Db, terms: string[], query: string | null | undefined, filters: Filters): LevelReader {
   let matchPromise: Promise<string | null> | null = null;
   // Only the price range is left to check against course_search; the other filters are facets in the match.
-  const residual = filterConditions(filters, true);
-  const hasResidual = residual.length > 1;
+  const hasResidual = filters.priceMin !== null || filters.priceMax !== null;
+  const relevance = orderBy('relevance', false);
   return async (level, limit, taken) => {
     const match = await (matchPromise ??= sqliteMatch(db, terms, filters));
     if (match === null || limit <= 0) return [];
     if (level === 5) {
       // Few courses share a name: find them by name, then check each against the name level.
-      const { rows } = await sql<{ key: number; course_id: string }>`select s.key, s.course_id from course_search s indexed by course_search_name
-        where s.name_key = ${nameKey(query)} and ${sql.join(filterConditions(filters), sql` and `)}
-          and exists (select 1 from course_search_l4 f where f.rowid = s.key and f.course_search_l4 match ${match})
-        order by ${orderBy('relevance', false)} limit ${limit}`.execute(db);
+      const st = new Stmt(false).s('select s.key, s.course_id from course_search s indexed by course_search_name where s.name_key = ').v(nameKey(query)).s(' and ');
+      filterConditions(st, filters)
+        .s(' and exists (select 1 from course_search_l4 f where f.rowid = s.key and f.course_search_l4 match ').v(match)
+        .s(`) order by ${relevance} limit `).v(limit);
+      const rows = await read<{ key: number; course_id: string }>(db, st);
       return rows.map((r) => ({ id: r.course_id, key: r.key }));
     }
-    const table = sql.table(`course_search_l${level}`);
-    const ftsMatch = sql`f.${sql.ref(`course_search_l${level}`)} match ${match}`;
+    const table = `course_search_l${level}`;
     // CROSS JOIN keeps FTS5 as the outer loop, handing out matches in key order and stopping at the limit.
-    const from = hasResidual ? sql`from ${table} f cross join course_search s on s.key = f.rowid` : sql`from ${table} f`;
-    const where = hasResidual ? sql`${ftsMatch} and ${sql.join(residual, sql` and `)}` : ftsMatch;
+    const from = hasResidual ? `from ${table} f cross join course_search s on s.key = f.rowid` : `from ${table} f`;
     // Reads go forward from a key: FTS5 reads a doclist from its start when given an upper rowid bound
     // (and a NOT IN on the rowid slows it as much), so rows already taken are skipped here instead.
     const skip = new Set(taken.map((r) => r.key));
     const keysAfter = async (after: number | null, count: number) => {
-      const { rows } = await sql<{ key: number }>`select f.rowid as key ${from}
-        where ${where}${after === null ? sql`` : sql` and f.rowid > ${after}`} order by f.rowid limit ${count}`.execute(db);
-      return rows.map((r) => r.key);
+      const st = new Stmt(false).s(`select f.rowid as key ${from} where f.${table} match `).v(match);
+      if (hasResidual) filterConditions(st.s(' and '), filters, true);
+      if (after !== null) st.s(' and f.rowid > ').v(after);
+      st.s(' order by f.rowid limit ').v(count);
+      return (await read<{ key: number }>(db, st)).map((r) => r.key);
     };
     // Better levels' rows are in this level too (levels nest), so `taken` more rows hold `limit` new ones.
-    const read = await keysAfter(null, limit + skip.size);
-    const keys = read.filter((key) => !skip.has(key));
+    const got = await keysAfter(null, limit + skip.size);
+    const keys = got.filter((key) => !skip.has(key));
     if (keys.length >= limit) {
       keys.length = limit;
       // Rows of the last row's group may rank above it: take the whole group, then sort exactly.
       const group = Math.floor(keys[limit - 1] / SEARCH_KEY.groupShift);
-      let after = read[read.length - 1];
+      let after = got[got.length - 1];
       for (;;) {
         const more = await keysAfter(after, GROUP_READ);
         const inGroup = more.filter((key) => Math.floor(key / SEARCH_KEY.groupShift) === group);
@@ -330,9 +550,9 @@ function sqliteLevels(db: Db, terms: string[], query: string | null | undefined,
     }
     if (keys.length === 0) return [];
     // From the key list into course_search (CROSS JOIN again), then the exact order.
-    const { rows } = await sql<{ key: number; course_id: string }>`select s.key, s.course_id
-      from json_each(${JSON.stringify(keys)}) k cross join course_search s on s.key = k.value
-      order by ${orderBy('relevance', false)} limit ${limit}`.execute(db);
+    const rows = await read<{ key: number; course_id: string }>(db, new Stmt(false)
+      .s('select s.key, s.course_id from json_each(').v(JSON.stringify(keys))
+      .s(`) k cross join course_search s on s.key = k.value order by ${relevance} limit `).v(limit));
     return rows.map((r) => ({ id: r.course_id, key: r.key }));
   };
 }
@@ -346,11 +566,13 @@ const SQLITE_LEVEL_TABLES = ['course_search_l4', 'course_search_l3', 'course_sea
  * Empties the search index. Deleting courses keeps it in step anyway; this makes a bulk reset of the
  * catalogue faster on SQLite (one command per FTS5 table instead of a delete per row).
  */
-export async function clearSearchIndex(db: Db): Promise<void> {
+export async function clearSearchIndex(db: Db, options: { cards?: boolean } = {}): Promise<void> {
   if (!isPostgres(db)) {
     for (const table of SQLITE_LEVEL_TABLES) await sql`insert into ${sql.table(table)} (${sql.ref(table)}) values ('delete-all')`.execute(db);
   }
   await sql`delete from course_search`.execute(db);
+  // Stored cards too (migration 0041): a reset then spares their triggers a row to touch per deleted row.
+  if (options.cards ?? true) await sql`delete from search_cards`.execute(db);
 }
 
 /**
@@ -360,7 +582,8 @@ export async function clearSearchIndex(db: Db): Promise<void> {
  */
 export async function rebuildSearchIndex(db: Db): Promise<void> {
   await db.transaction().execute(async (tx) => {
-    await clearSearchIndex(tx);
+    // Stored cards keep their rows: their versions move on, so no card computed before this is stored after it.
+    await clearSearchIndex(tx, { cards: false });
     if (!isPostgres(db)) {
       // An empty table: slots count from 0 in each key group; the insert trigger writes the FTS5 rows.
       await sql.raw(`insert into course_search (key, ${FACT_COLUMNS})
@@ -370,6 +593,9 @@ export async function rebuildSearchIndex(db: Db): Promise<void> {
       const all = `${FACT_COLUMNS}, doc_l4, doc_l3, doc_l2, doc_l1`;
       await sql.raw(`insert into course_search (${all}) select ${all} from course_search_source`).execute(tx);
     }
+    // Stored cards (migration 0041) are computed again on their next search.
+    await sql`update search_cards set version = version + 1, card = null`.execute(tx);
+    await sql`insert into search_cards (course_id) select id from courses where id not in (select course_id from search_cards)`.execute(tx);
   });
   await optimizeSearchIndex(db);
 }
@@ -384,4 +610,143 @@ export async function optimizeSearchIndex(db: Db): Promise<void> {
     // Vacuum too: a bulk load leaves dead rows that ordered walks would step over.
     await sql`vacuum analyze course_search`.execute(db);
   }
+}
+
+// ------------------------------------------------------------------------------------- stored cards
+
+/** The upcoming dates of courses at `now` (src/domain/next-date.ts; every course given has an entry, maybe empty). */
+export async function upcomingDates(db: Db, courseIds: readonly string[], now: number): Promise<Map<string, UpcomingDates>> {
+  const result = new Map<string, UpcomingDates>(courseIds.map((id) => [id, []]));
+  if (courseIds.length === 0) return result;
+  // The same rows nextOccurrenceStarts reads; child sessions that cannot be booked alone never list.
+  const occurrences = await db
+    .selectFrom('occurrences')
+    .select(['id', 'course_id', 'start_datetime', 'parent_ref', 'individually_bookable', 'spaces', 'available_spaces'])
+    .where('course_id', 'in', courseIds)
+    .where('start_datetime', '>=', now)
+    .where('visibility', '=', 'public')
+    .orderBy('start_datetime')
+    .orderBy('id')
+    .execute();
+  if (occurrences.length === 0) return result;
+  const ids = Array.from(new Set(occurrences.map((o) => o.course_id)));
+  const [offers, courses] = await Promise.all([
+    db.selectFrom('offers').select(['course_id', 'occurrence_id', 'end_at']).where('course_id', 'in', ids).execute(),
+    db.selectFrom('courses').select(['id', 'spaces']).where('id', 'in', ids).execute(),
+  ]);
+  const courseSpaces = new Map(courses.map((c) => [c.id, c.spaces]));
+  const own = new Map<string, Array<{ end_at: number | null }>>();
+  const courseWide = new Map<string, Array<{ end_at: number | null }>>();
+  for (const o of offers) {
+    const [map, key] = o.occurrence_id === null ? [courseWide, o.course_id] : [own, o.occurrence_id];
+    const list = map.get(key) ?? [];
+    list.push({ end_at: o.end_at === null ? null : Number(o.end_at) });
+    map.set(key, list);
+  }
+  for (const row of occurrences) {
+    if (row.parent_ref && !row.individually_bookable) continue;
+    if (isSoldOut(row, courseSpaces.get(row.course_id))) continue;
+    result.get(row.course_id)?.push([Number(row.start_datetime), salesEndOf(own.get(row.id) ?? [], courseWide.get(row.course_id) ?? [])]);
+  }
+  return result;
+}
+
+interface StoredCardRow {
+  course_id: string;
+  version: number | string;
+  card: string | null;
+  upcoming: string | null;
+  computed_at: number | string | null;
+}
+
+interface PageCard {
+  /** The card's JSON with next_occurrence null. */
+  card: string;
+  upcoming: UpcomingDates;
+}
+
+/** Where the stored card's null next_occurrence sits (hide_pricing, a boolean, follows it: no string can hold this). */
+const NEXT_NULL = ',"next_occurrence":null,';
+
+function withNext(card: string, next: number | null): string {
+  if (next === null) return card;
+  const at = card.lastIndexOf(NEXT_NULL);
+  return `${card.slice(0, at)},"next_occurrence":${next},${card.slice(at + NEXT_NULL.length)}`;
+}
+
+
+/**
+ * The cards of courses as stored (migration 0041), computing those not stored yet or changed since, and,
+ * with `store`, keeping them for the next search: a card is written only while its row's version is the one
+ * read before computing it, so a write that raced the computation leaves the card to be computed again.
+ */
+async function pageCards(
+  db: Db, ids: readonly string[], now: number, store: boolean, prefetched?: StoredCardRow[],
+): Promise<Map<string, PageCard>> {
+  const cards = new Map<string, PageCard>();
+  if (ids.length === 0) return cards;
+  let rows = prefetched;
+  if (!rows) {
+    const postgres = isPostgres(db);
+    const st = new Stmt(postgres).s('select course_id, version, card, upcoming, computed_at from search_cards where course_id ');
+    if (postgres) st.s('= any(').v(ids).s('::text[])');
+    else st.s('in (select value from json_each(').v(JSON.stringify(ids)).s('))');
+    rows = await read<StoredCardRow>(db, st);
+  }
+  const versions = new Map<string, number>();
+  for (const row of rows) {
+    // A card stored at a later time than this request's (a test's clock, a server behind) may lack dates
+    // that are upcoming now: computed again.
+    if (row.card !== null && row.upcoming !== null && Number(row.computed_at) <= now) {
+      cards.set(row.course_id, { card: row.card, upcoming: JSON.parse(row.upcoming) as UpcomingDates });
+    } else {
+      versions.set(row.course_id, Number(row.version));
+    }
+  }
+  const missing = ids.filter((id) => !cards.has(id));
+  if (missing.length === 0) return cards;
+  const [computed, upcoming] = await Promise.all([loadCourseCards(db, missing, { now }), upcomingDates(db, missing, now)]);
+  const fresh: Array<{ id: string; version: number | undefined } & PageCard> = computed.map((card) => ({
+    id: card._id,
+    version: versions.get(card._id),
+    card: JSON.stringify({ ...card, next_occurrence: null }),
+    upcoming: upcoming.get(card._id) ?? [],
+  }));
+  for (const f of fresh) cards.set(f.id, f);
+  if (store) await storeCards(db, fresh, now);
+  return cards;
+}
+
+async function storeCards(db: Db, fresh: Array<{ id: string; version: number | undefined } & PageCard>, now: number): Promise<void> {
+  try {
+    await db.transaction().execute(async (tx) => {
+      for (const f of fresh) {
+        if (f.version === undefined) {
+          // No row (rows loaded with triggers off): one to fill next time.
+          await sql`insert into search_cards (course_id) values (${f.id}) on conflict do nothing`.execute(tx);
+          continue;
+        }
+        await sql`update search_cards set card = ${f.card}, upcoming = ${JSON.stringify(f.upcoming)}, computed_at = ${now}
+          where course_id = ${f.id} and version = ${f.version}`.execute(tx);
+      }
+    });
+  } catch {
+    // Storing is only a saving: a busy or read-only database answers the search all the same.
+  }
+}
+
+/**
+ * The search API's answer as JSON text (the shape of CourseSearchResult): the page's ids, then their stored
+ * cards with the next date of each chosen at `now`. `storeCards` keeps computed cards for later searches.
+ */
+export async function searchCoursesJson(db: Db, params: CourseSearchParams, options: { now: number; storeCards?: boolean }): Promise<string> {
+  const { ids, total, capped, page, size, cardRows } = await findPage(db, params, true);
+  const unique = Array.from(new Set(ids));
+  const cards = await pageCards(db, unique, options.now, options.storeCards ?? false, cardRows);
+  const results: string[] = [];
+  for (const id of unique) {
+    const c = cards.get(id);
+    if (c) results.push(withNext(c.card, nextFromUpcoming(c.upcoming, options.now)));
+  }
+  return `{"results":[${results.join(',')}],"total":${total}${capped ? ',"total_capped":true' : ''},"page":${page},"size":${size}}`;
 }

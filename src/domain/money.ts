@@ -32,9 +32,28 @@ export function money(amount: number, currency: Currency = DEFAULT_CURRENCY): Mo
   return { amount, currency };
 }
 
+/**
+ * Intl formatters are slow to make (a page formats dozens of prices, a full build millions) and never change
+ * once made: one per locale, currency and decimals.
+ */
+const formatters = new Map<string, Intl.NumberFormat>();
+function formatter(locale: string, currency: Currency, fractionDigits: number | null): Intl.NumberFormat {
+  const key = `${locale} ${currency} ${fractionDigits}`;
+  let f = formatters.get(key);
+  if (!f) {
+    f = fractionDigits === null
+      ? new Intl.NumberFormat(locale, { style: 'currency', currency })
+      : new Intl.NumberFormat(locale, {
+        style: 'currency', currency, currencyDisplay: 'narrowSymbol', minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits,
+      });
+    formatters.set(key, f);
+  }
+  return f;
+}
+
 /** Number of minor-unit digits of a currency (2 for GBP, 0 for JPY). */
 export function currencyDigits(currency: Currency): number {
-  return new Intl.NumberFormat(MONEY_LOCALE, { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  return formatter(MONEY_LOCALE, currency, null).resolvedOptions().maximumFractionDigits ?? 2;
 }
 
 export interface FormatMoneyOptions {
@@ -56,13 +75,7 @@ export function formatMoney(value: Money, options: FormatMoneyOptions = {}): str
   const major = value.amount / 10 ** digits;
   const whole = value.amount % 10 ** digits === 0;
   const fractionDigits = options.decimals === 'auto' && whole ? 0 : digits;
-  return new Intl.NumberFormat(options.locale ?? MONEY_LOCALE, {
-    style: 'currency',
-    currency: value.currency,
-    currencyDisplay: 'narrowSymbol',
-    minimumFractionDigits: fractionDigits,
-    maximumFractionDigits: fractionDigits,
-  }).format(major);
+  return formatter(options.locale ?? MONEY_LOCALE, value.currency, fractionDigits).format(major);
 }
 
 /** Spec 9 (second reading): whole pounds without decimals ('£12'), others with 2 ('£12.50'). */

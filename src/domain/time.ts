@@ -52,9 +52,19 @@ export function relativeReviewAge(ageSeconds: number): string {
   return `${Math.ceil(ageSeconds / REVIEW_YEAR_SECONDS)} years ago`;
 }
 
+/** Intl formatters are slow to make and a page shows many dates: one per locale (and time zone), kept. */
+const shortDateTimes = new Map<string, Intl.DateTimeFormat>();
+const relativeTimes = new Map<string, Intl.RelativeTimeFormat>();
+
 /** Short numeric date and time, e.g. '14/11/2023, 22:13' in en-GB, Europe/London. */
 export function formatShortDateTime(epochSeconds: number, locale: string = DEFAULT_DISPLAY_LOCALE, timeZone: string = DEFAULT_TIME_ZONE): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short', timeZone }).format(new Date(epochSeconds * 1000));
+  const key = `${locale} ${timeZone}`;
+  let f = shortDateTimes.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short', timeZone });
+    shortDateTimes.set(key, f);
+  }
+  return f.format(new Date(epochSeconds * 1000));
 }
 
 /**
@@ -70,7 +80,11 @@ export function relativeTimeLabel(
   timeZone: string = DEFAULT_TIME_ZONE,
 ): string {
   const age = Math.max(0, ageSeconds);
-  const rtf = new Intl.RelativeTimeFormat(locale, { numeric: 'always' });
+  let rtf = relativeTimes.get(locale);
+  if (!rtf) {
+    rtf = new Intl.RelativeTimeFormat(locale, { numeric: 'always' });
+    relativeTimes.set(locale, rtf);
+  }
   if (age < MINUTE) return rtf.format(-Math.floor(age), 'second');
   if (age < HOUR) return rtf.format(-Math.floor(age / MINUTE), 'minute');
   if (age < DAY) return rtf.format(-Math.floor(age / HOUR), 'hour');

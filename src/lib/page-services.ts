@@ -41,6 +41,8 @@ export interface PageServices {
   claimPage(slug: string, userId: string | null): Promise<{ educator: Educator | null; requested: boolean }>;
   profile(studentId: string): Promise<{ items: ProfileItem[]; reviews: Awaited<ReturnType<typeof listOwnReviews>> }>;
   savedCourses(studentId: string): ReturnType<typeof listSavedCourses>;
+  /** Whether the educator sells gift vouchers (the spec's `vouchers_app_installed`). */
+  giftVouchersOn(educatorId: string): Promise<boolean>;
   /** The learner's gift cards, bought and received, with balance and expiry. */
   giftCards(user: { id: string; email: string }): Promise<GiftCardView[]>;
   accountSettings(userId: string): Promise<Account | null>;

@@ -26,6 +26,16 @@ export async function catalogue(): Promise<PublicCatalogue> {
 }
 
 /**
+ * `npm run build` (scripts/build-site.mjs) sets CATALOGUE_PAGES=workers: `astro build` then writes the bundle and
+ * the pages that do not come from the catalogue, and the educators' pages are rendered afterwards, educator by
+ * educator in worker processes, by the publisher's renderer (api/publish/build-worker.ts). A plain `astro build`
+ * still renders them here, from the catalogue read whole (fine for a small catalogue, not for a marketplace).
+ */
+function catalogueRenderedByWorkers(): boolean {
+  return process.env.CATALOGUE_PAGES === 'workers';
+}
+
+/**
  * The moment pages are rendered for (epoch seconds): now, or PAGES_NOW when set, so that a test can render
  * the same data twice (full build and publisher) and compare the bytes.
  */
@@ -64,6 +74,7 @@ export interface EducatorPageProps {
 }
 
 export async function educatorPaths(context: AppContext) {
+  if (catalogueRenderedByWorkers()) return [];
   const data = await catalogue();
   return data.educators
     .filter((m) => educatorAllowed(context, m.educator.slug))
@@ -82,6 +93,7 @@ export interface CoursePageProps {
 }
 
 export async function coursePaths(context: AppContext) {
+  if (catalogueRenderedByWorkers()) return [];
   const data = await catalogue();
   return data.educators
     .filter((m) => educatorAllowed(context, m.educator.slug))

@@ -50,6 +50,21 @@ describe('identity', () => {
     });
     expect(body.site.context).toBe('marketplace');
   });
+
+  it('lists the educators a user administers, in the order they became admins, and none for a learner', async () => {
+    await server.db.insertInto('educators').values(educatorRow({ id: 'edu_second', slug: 'second-school', name: 'Second School' })).execute();
+    const admin = await signUpAndLogin(server);
+    const learner = await signUpAndLogin(server);
+    await server.db.insertInto('educator_admins').values([
+      { user_id: admin.user.id, educator_id: 'edu_second', created_at: 1_000 },
+      { user_id: admin.user.id, educator_id: 'edu_acme', created_at: 2_000 },
+    ]).execute();
+    const adminIdentity = await identity(admin.cookie);
+    expect(adminIdentity.authenticated).toBe(true);
+    expect(adminIdentity.educators.map((e: { slug: string }) => e.slug)).toEqual(['second-school', 'acme']);
+    const learnerIdentity = await identity(learner.cookie);
+    expect(learnerIdentity).toMatchObject({ authenticated: true, email: learner.user.email, educators: [] });
+  });
 });
 
 describe('sign-up by password', () => {

@@ -11,6 +11,7 @@ import {
   CARDS, IDS, OFFERS, booker, client, contactPayload, payWithCard, problemType, seedCheckoutCatalogue, type Client,
 } from './checkout-fixtures.ts';
 import { formatGiftCode, londonDate } from '../../src/domain/gifts.ts';
+import { addCalendarDays, localDate, zonedWallClock } from '../../src/domain/zone.ts';
 
 let server: TestServer;
 let now: number;
@@ -148,5 +149,82 @@ describe('concurrent redemptions', () => {
     const spent = await server.db.selectFrom('gift_card_redemptions').select(['amount', 'status']).where('gift_card_id', '=', card.id).execute();
     const total = (status: string) => spent.filter((x) => x.status === status).reduce((t, x) => t + Number(x.amount), 0);
     expect([total('committed'), total('held')]).toEqual([2000, 500]);
+  });
+});
+
+/** A slot of the calendar-based request course: 11:00 London, `daysAhead` days from now (the educator opens 09:00–17:00). */
+function slot(daysAhead: number): string {
+  return new Date(zonedWallClock(addCalendarDays(localDate(now), daysAhead), 11 * 3600) * 1000).toISOString();
+}
+
+describe('the cost summary preview (before Continue)', () => {
+  it('takes a gift card code: what the card can pay now, as a negative line', async () => {
+    const card = await giftCard(2500);
+    const { api } = await learner();
+    const res = await api.post('/custom/get-checkout-summary', {
+      course_ref: IDS.classCourse, occurrence_ref: IDS.classOcc, voucher_ref: card.code, offers: [{ _id: OFFERS.standard, quantity: 2 }], add_ons: [],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ total_cost: 3500, gift_card_amount: 2500 });
+    expect(res.body.summary_items.giftCardSummary).toEqual([{ text: `Gift card ••••${card.code.slice(-4)}`, value: -2500 }]);
+    // A card of another educator's is refused as an unknown code.
+    const other = await api.post('/custom/get-checkout-summary', { course_ref: IDS.vatCourse, occurrence_ref: IDS.vatOcc, voucher_ref: card.code, offers: [{ _id: OFFERS.vat, quantity: 1 }] });
+    expect(other.status).toBe(400);
+  });
+});
+
+describe('a request’s instant booking (calendar-based, priced)', () => {
+  it('takes a gift card in Delivery options: the card pays part, the rest is paid by card', async () => {
+    const card = await giftCard(2500);
+    const { api, email } = await learner();
+    let res = await api.initialise('request', { courseId: IDS.requestCal });
+    const id = res.body._id;
+    res = await api.submit(id, 'request delivery configured', {
+      selectedDurationId: 'dur_60', delivery: { type: 'Online' }, pricing: { type: 'offers', offers: { [OFFERS.requestCal]: 1 }, addOns: {} }, appliedPromoCode: card.code,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    // payableCost is spec 3's, before any code; the summary takes the card off.
+    expect(res.body.stepState.delivery.state).toMatchObject({ payableCost: 4000, giftCardId: card.id });
+    expect(res.body.costSummary).toMatchObject({ total_cost: 1500, gift_card_amount: 2500 });
+    expect(res.body.costSummary.summary_items.giftCardSummary).toEqual([{ text: `Gift card ••••${card.code.slice(-4)}`, value: -2500 }]);
+    expect(res.body.rules).toMatchObject({ instantBooking: true, paymentRequired: true });
+    res = await api.submit(id, 'request available date selected', { availableDate: slot(2) });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    res = await api.submit(id, 'request message filled', { message: 'See you then' });
+    res = await api.submit(id, 'contact details filled', contactPayload(email));
+    expect(res.body).toMatchObject({ currentStep: 'payment', totalCost: 1500 });
+    expect(await balance(card.id)).toBe(0);
+    res = await api.submit(id, 'payment method selected', { paymentMethod: 'card' });
+    expect((await payWithCard(server, res.body, CARDS.success)).status).toBe(200);
+    res = await api.submit(id, 'payment was successful', {});
+    expect(res.body).toMatchObject({ status: 'completed', outcome: { kind: 'booking', paymentState: 'paid', totalCost: 1500 } });
+    const spent = await server.db.selectFrom('gift_card_redemptions').select(['amount', 'status', 'outcome_id']).where('gift_card_id', '=', card.id).execute();
+    expect(spent).toEqual([{ amount: 2500, status: 'committed', outcome_id: res.body.bookingId }]);
+  });
+
+  it('a card that pays all of it: no Payment step, the booking paid by gift card', async () => {
+    const card = await giftCard(5000);
+    const { api, email } = await learner();
+    let res = await api.initialise('request', { courseId: IDS.requestCal });
+    const id = res.body._id;
+    res = await api.submit(id, 'request delivery configured', {
+      selectedDurationId: 'dur_60', delivery: { type: 'Online' }, pricing: { type: 'offers', offers: { [OFFERS.requestCal]: 1 }, addOns: {} }, appliedPromoCode: card.code,
+    });
+    expect(res.body.costSummary).toMatchObject({ total_cost: 0, gift_card_amount: 4000 });
+    expect(res.body.steps).not.toContain('payment');
+    await api.submit(id, 'request available date selected', { availableDate: slot(3) });
+    await api.submit(id, 'request message filled', { message: 'See you then' });
+    res = await api.submit(id, 'contact details filled', contactPayload(email));
+    expect(res.body).toMatchObject({ status: 'completed', outcome: { kind: 'booking', paymentMethod: 'gift card', paymentState: 'paid', totalCost: 0 } });
+    expect(await balance(card.id)).toBe(1000);
+  });
+
+  it('refuses a code that is neither a promo code nor a gift card of the educator', async () => {
+    const { api } = await learner();
+    const res0 = await api.initialise('request', { courseId: IDS.requestCal });
+    const res = await api.submit(res0.body._id, 'request delivery configured', { delivery: { type: 'Online' }, appliedPromoCode: 'ABCD-EFGH-JKMN-PQRS' });
+    expect(res.status).toBe(400);
+    expect(problemType(res.body)).toBe('generic/validation-error');
+    expect(res.body.properties[0]).toMatchObject({ key: 'payload.appliedPromoCode' });
   });
 });

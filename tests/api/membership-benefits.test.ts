@@ -45,6 +45,30 @@ describe('member prices', () => {
     expect(other.costSummary.total_cost).toBe(6000);
   });
 
+  it('the cost summary preview (before Continue) shows a member the same prices, and the credit when asked for', async () => {
+    const { api } = await join(server, PLANS.monthly);
+    const body = { course_ref: IDS.classCourse, occurrence_ref: IDS.classOcc, offers: [{ _id: OFFERS.standard, quantity: 2 }], add_ons: [] };
+    let res = await api.post('/custom/get-checkout-summary', body);
+    expect(res.status).toBe(200);
+    expect(res.body.summary_items.discountSummary).toEqual([{ text: 'Member price (10% off)', value: -600 }]);
+    expect(res.body.total_cost).toBe(5400);
+    res = await api.post('/custom/get-checkout-summary', { ...body, use_membership_credit: true });
+    expect(res.body.summary_items.discountSummary).toEqual([
+      { text: 'Membership credit (1 space)', value: -3000 }, { text: 'Member price (10% off)', value: -300 },
+    ]);
+    expect(res.body.total_cost).toBe(2700);
+    // What Continue then shows is the same.
+    const { res: picked } = await pick(api, OFFERS.standard, 2, true);
+    expect((picked.body as State).costSummary.total_cost).toBe(2700);
+    // A visitor and a non-member see full prices, and asking for a credit changes nothing.
+    for (const other of [client(server), client(server, (await signUpAndLogin(server)).cookie)]) {
+      res = await other.post('/custom/get-checkout-summary', { ...body, use_membership_credit: true });
+      expect(res.status).toBe(200);
+      expect(res.body.summary_items.discountSummary).toEqual([]);
+      expect(res.body.total_cost).toBe(6000);
+    }
+  });
+
   it('a plan on selected courses gives nothing on another course', async () => {
     const { api } = await join(server, PLANS.pass); // pass: 3 credits on classCourse only, no percentage
     const init = await api.initialise('booking', { courseId: IDS.raceCourse, occurrenceId: IDS.raceOcc });

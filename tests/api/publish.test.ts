@@ -1,9 +1,12 @@
 /**
  * Publishing without a rebuild, through the real server (api/server.ts with its publisher) over a site built
- * by `astro build` from a fresh catalogue: a posted review and each admin-app change (npm run catalogue)
- * reach every affected page in all three contexts and the sitemaps, no request fails while pages are
- * swapped, an unpublished course answers 404, a publish cut off in the middle is finished by the next
- * publisher, and the publisher writes byte for byte what the full build wrote for the same data.
+ * as `npm run build` builds it (scripts/build-site.mjs) from a fresh catalogue: a posted review and each
+ * admin-app change (npm run catalogue) reach every affected page in all three contexts and the sitemaps, no
+ * request fails while pages are swapped, an unpublished course answers 404, a change to what a category's
+ * carousel shows reaches the other educators' course pages of that category, a publish cut off in the middle is
+ * finished by the next publisher, and the publisher writes byte for byte what the full build writes for the same
+ * data — both on a page the build wrote, and over the whole site after every change: a fresh full build of the
+ * changed data writes exactly the files the incremental publishes left.
  * SQLite by default; a throw-away PostgreSQL database when TEST_DATABASE_URL is set.
  */
 import { execFile } from 'node:child_process';
@@ -22,6 +25,7 @@ import { parseCatalogueCommand, runCatalogueCommand } from '../../db/catalogue-c
 import { loadConfig } from '../../api/config.ts';
 import { startServer } from '../../api/server.ts';
 import { createPublisher } from '../../api/publish/publisher.ts';
+import { topCards } from '../../db/queries/pages.ts';
 import { loggerFor } from '../../api/log.ts';
 import { freePort } from '../helpers/ports.ts';
 import { signUpAndLogin } from '../helpers/auth.ts';
@@ -42,6 +46,8 @@ let port: number;
 let server: Awaited<ReturnType<typeof startServer>>;
 /** Every page file as the full build wrote it. */
 const built = new Map<string, string>();
+/** The environment of the build and of the server. */
+let env: NodeJS.ProcessEnv;
 let educators: { id: string; slug: string; courses: { id: string; slug: string }[] }[];
 
 function walk(dir: string, out: string[] = []): string[] {
@@ -81,11 +87,11 @@ beforeAll(async () => {
 
   port = await freePort();
   const distDir = join(work, 'dist');
-  const env = {
+  env = {
     ...process.env, DATABASE_URL: databaseUrl, ASTRO_OUT_DIR: distDir, PUBLIC_HOST: `localhost:${port}`,
     ASTRO_TELEMETRY_DISABLED: '1', NODE_ENV: 'production', PAGES_NOW: String(PAGES_NOW),
   };
-  await run(process.execPath, ['node_modules/astro/astro.js', 'build'], { env, maxBuffer: 64 * 1024 * 1024 });
+  await buildSite(env);
   clientDir = join(distDir, 'client');
   for (const file of walk(clientDir)) built.set(relative(clientDir, file), readFileSync(file, 'utf8'));
 
@@ -98,6 +104,11 @@ beforeAll(async () => {
     PUBLISH_BATCH_MS: '300', PUBLISH_LEASE_SECONDS: '3',
   }));
 }, 600_000);
+
+/** The full build, as `npm run build` runs it. */
+async function buildSite(buildEnv: NodeJS.ProcessEnv): Promise<void> {
+  await run(process.execPath, ['scripts/build-site.mjs'], { env: buildEnv, maxBuffer: 64 * 1024 * 1024 });
+}
 
 afterAll(async () => {
   await server?.close();
@@ -260,6 +271,33 @@ describe('publishing', { timeout: 180_000 }, () => {
     expect((await pageOf.marketplace(e.slug, '/courses')).body).not.toContain(`href="/${e.slug}/${course.slug}"`);
   });
 
+  it('a change to what a category carousel shows re-renders that category\'s course pages of other educators', async () => {
+    // The course at the head of a category's carousel, and a course of another educator moved into that category
+    // by the admin app: its marketplace page then shows the category's carousel ("More in {category}").
+    const { category_id: categoryId } = await db.selectFrom('courses').select('category_id').where('published', '=', true)
+      .where('category_id', 'is not', null).orderBy('id').executeTakeFirstOrThrow();
+    const [head] = await topCards(db, { categoryId: categoryId!, limit: 12, now: PAGES_NOW });
+    expect(head, 'a category with a published course').toBeDefined();
+    const other = await db.selectFrom('courses as c').innerJoin('educators as e', 'e.id', 'c.educator_id')
+      .select(['c.id', 'c.slug', 'e.slug as educator']).where('c.published', '=', true)
+      .where('c.educator_id', '<>', head!.educator_ref).where('e.id', 'not in', educators.slice(0, 4).map((x) => x.id))
+      .orderBy('c.id').executeTakeFirstOrThrow();
+    const otherPage = () => pageOf.marketplace(other.educator, `/${other.slug}`);
+    await db.updateTable('courses').set({ category_id: categoryId! }).where('id', '=', other.id).execute();
+    await until(async () => (await otherPage()).body.includes(`/${head!.educator.slug}/${head!.slug}`), [otherPage], 'a course moved into the category');
+
+    // The admin app renames the head course: only its educator's rows are in the feed, yet the other educator's
+    // page shows the new name in its carousel, as does the category's listing page.
+    const name = `Carousel Course ${randomBytes(3).toString('hex')}`;
+    await db.updateTable('courses').set({ name }).where('id', '=', head!._id).execute();
+    const categorySlug = (await db.selectFrom('categories').select('slug').where('id', '=', categoryId!).executeTakeFirstOrThrow()).slug;
+    const pages = [otherPage, () => get(`/courses/${categorySlug}`), () => pageOf.marketplace(head!.educator.slug, `/${head!.slug}`)];
+    await until(async () => (await Promise.all(pages.map(async (p) => (await p()).body.includes(name)))).every(Boolean), pages, 'a carousel change');
+    // The other educator's minisite and embed pages have no category carousel: they do not show it.
+    expect((await pageOf.minisite(other.educator, `/${other.slug}`)).body).not.toContain(name);
+    expect((await pageOf.embed(other.educator, `/${other.slug}`)).body).not.toContain(name);
+  });
+
   it('a publish cut off in the middle is finished by the next publisher, once the lease has run out', async () => {
     // Only the two publishers of this test may take the feed.
     await server.workers.get('publisher')!.stop();
@@ -293,5 +331,18 @@ describe('publishing', { timeout: 180_000 }, () => {
 
   it('the publisher\'s twin routes are not reachable from outside', async () => {
     for (const path of ['/publish-render/course', '/publish-render/home']) expect((await get(path)).status).toBe(404);
+  });
+
+  it('after every change, a fresh full build of the data writes exactly the files the publishes left', async () => {
+    // Runs last: every change of the tests above is published (the feed is empty) and nothing writes any more.
+    expect(await feedEmpty()).toBe(true);
+    const freshDist = join(work, 'fresh-dist');
+    await buildSite({ ...env, ASTRO_OUT_DIR: freshDist });
+    const freshClient = join(freshDist, 'client');
+    const fresh = new Map(walk(freshClient).map((file) => [relative(freshClient, file), readFileSync(file, 'utf8')]));
+    const served = new Map(walk(clientDir).map((file) => [relative(clientDir, file), readFileSync(file, 'utf8')]));
+    expect([...served.keys()].sort()).toEqual([...fresh.keys()].sort());
+    const differing = [...fresh.keys()].filter((file) => fresh.get(file) !== served.get(file));
+    expect(differing).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { SEARCH_COUNT_STEP, SEARCH_MAX_RESULTS } from '../../db/queries/search.ts';
+import { SEARCH_COUNT_STEP, SEARCH_MAX_RESULTS, SEARCH_TUNING } from '../../db/queries/search.ts';
 import { DAY, NOW, TEST_ENV, courseRow, educatorRow, expectProblem } from './public-fixtures.ts';
 import type { NewCourse } from '../../db/schema.ts';
 
@@ -203,6 +203,26 @@ describe('filters with words', () => {
     expect(await filtered('category_slug=zephyr-arts')).toEqual(['crs_category']);
     expect(await filtered('category_slug=other&delivery=online')).toEqual(['crs_keyword', 'crs_description']);
     expect(await filtered('category_slug=nowhere')).toEqual([]);
+  });
+});
+
+describe('ways of reading', () => {
+  it('answer the same: PostgreSQL reads the levels of a word few courses have in one statement, or one by one', async () => {
+    const queries = [
+      'query=zephyr&size=50', 'query=zephyr%20bristol', 'query=nimbus', 'query=%20ZEPHYR%20', 'query=quartz&size=24',
+      'query=quartz&size=24&page=5', 'query=quartz&size=24&page=10', 'query=quartz&educator_ref=edu_q1&delivery=in-person&size=24&page=2',
+      'query=zephyr&size=50&delivery=online', 'query=zephyr&size=50&category_slug=other&delivery=online', 'query=cirrus&max_price=3000',
+      'query=zephyr&size=2&page=3',
+    ];
+    const answers = async () => Promise.all(queries.map((qs) => search(qs)));
+    const usual = SEARCH_TUNING.postgresFewMatches;
+    const together = await answers();
+    try {
+      SEARCH_TUNING.postgresFewMatches = -1;
+      expect(await answers()).toEqual(together);
+    } finally {
+      SEARCH_TUNING.postgresFewMatches = usual;
+    }
   });
 });
 

@@ -1,17 +1,21 @@
 /**
- * npm run bench:build — how long `astro build` takes to pre-render the public pages, and how heavy they are.
+ * npm run bench:build — how long the full build of the site (`npm run build:site`, scripts/build-site.mjs) takes
+ * to pre-render the public pages, how much memory it holds, and how heavy the pages are.
  *
- *   npm run bench:build                        demo catalogue (30 educators), then a large one (1,300 educators)
- *   npm run bench:build -- --educators 2000    the large run with 2,000 educators
- *   npm run bench:build -- --skip-large        the demo catalogue only
- *   --keep                                     keep the databases and build output (in .tmp/bench-build-…)
+ *   npm run bench:build                             demo catalogue (30 educators), then a large one (1,300 educators)
+ *   npm run bench:build -- --educators 1300,5000    large runs with 1,300 and 5,000 educators
+ *   npm run bench:build -- --skip-large             the demo catalogue only
+ *   npm run bench:build -- --workers 1              the build with one worker process (default: one per core)
+ *   --keep                                          keep the databases and build output (in .tmp/bench-build-…)
  *
  * For each catalogue: the deterministic demo catalogue (db/seed, seed 1) is generated into a fresh SQLite
  * file under .tmp/ (inside the project: the built server must resolve node_modules from its folder, so
- * the output never goes to the system temp folder), then `astro build` runs with DATABASE_URL and
- * ASTRO_OUT_DIR pointing there. Printed: pages (HTML files), seconds, pages per second, peak memory (the
- * build process's maximum RSS from `/usr/bin/time -v` when present, else its VmHWM; plus the sampled RSS
- * of the whole process tree), and the gzipped HTML and JavaScript weight of each page type. JavaScript
+ * the output never goes to the system temp folder), then the build runs with DATABASE_URL and ASTRO_OUT_DIR
+ * pointing there. Printed: pages (HTML files), seconds (the whole build, and its two steps: `astro build` for
+ * the bundle and catalogue-wide pages, then the educators' pages in worker processes), pages per second, peak
+ * memory (the largest process's maximum RSS from `/usr/bin/time -v` when present, else the build process's
+ * VmHWM; plus the sampled RSS of the whole process tree, workers included), and the gzipped HTML and JavaScript
+ * weight of each page type (over at most 500 pages of each type, evenly spread). JavaScript
  * is what a page loads as modules: every /_astro/*.js it names (module scripts, island components and
  * renderers, inline imports) and their static imports, resolved in dist/client/_astro; each file
  * gzipped on its own, as served (zlib level 6). Figures only, no assertions.
@@ -31,20 +35,23 @@ import { todayAnchor } from '../../db/seed/generate.ts';
 const { values } = parseArgs({
   options: {
     educators: { type: 'string', default: '1300' },
+    workers: { type: 'string' },
     'skip-large': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
 if (values.help) {
-  console.log('Usage: npm run bench:build -- [--educators N] [--skip-large] [--keep]');
+  console.log('Usage: npm run bench:build -- [--educators N[,N…]] [--skip-large] [--workers N] [--keep]');
   process.exit(0);
 }
-const LARGE = Number(values.educators);
-if (!Number.isInteger(LARGE) || LARGE < 1) {
-  console.error(`--educators must be a whole number of at least 1, got "${values.educators}"`);
+const LARGE = values.educators.split(',').map(Number);
+if (LARGE.some((n) => !Number.isInteger(n) || n < 1)) {
+  console.error(`--educators must be whole numbers of at least 1, got "${values.educators}"`);
   process.exit(2);
 }
+/** Pages of one type weighed at most (evenly spread): weighing every page of a 200,000-page site takes minutes. */
+const WEIGH_PER_TYPE = 500;
 const DEMO = 30;
 const PAGE_GOAL = 50_000;
 const ROOT = process.cwd();
@@ -136,11 +143,15 @@ async function weigh(clientDir: string, files: string[]): Promise<{ byType: Map<
   const groups = new Map<string, { html: number[]; js: number[]; jsFiles: number[]; react: number; sample: string }>();
   const counts = new Map<string, number>();
   const load = loader(clientDir, new Map());
-  for (const file of files) {
-    const rel = relative(clientDir, file);
-    const type = pageType(rel);
-    counts.set(type, (counts.get(type) ?? 0) + 1);
+  const typed = files.sort().map((file) => ({ file, rel: relative(clientDir, file), type: pageType(relative(clientDir, file)) }));
+  for (const { type } of typed) counts.set(type, (counts.get(type) ?? 0) + 1);
+  const seen = new Map<string, number>();
+  for (const { file, rel, type } of typed) {
     if (!(REPORTED as readonly string[]).includes(type)) continue;
+    // Every k-th page of the type, so at most WEIGH_PER_TYPE of them.
+    const index = seen.get(type) ?? 0;
+    seen.set(type, index + 1);
+    if (index % Math.max(1, Math.ceil(counts.get(type)! / WEIGH_PER_TYPE)) !== 0) continue;
     const html = readFileSync(file);
     const closure = await jsClosure(html.toString('utf8'), load);
     const js = { files: closure.files.length, gzip: closure.gzip, react: closure.react };
@@ -156,7 +167,7 @@ async function weigh(clientDir: string, files: string[]): Promise<{ byType: Map<
     const g = groups.get(type);
     if (!g) continue;
     byType.set(type, {
-      type, pages: g.html.length, htmlMedian: median(g.html), htmlMax: Math.max(...g.html),
+      type, pages: counts.get(type) ?? 0, htmlMedian: median(g.html), htmlMax: Math.max(...g.html),
       jsFiles: median(g.jsFiles), jsMedian: median(g.js), jsMax: Math.max(...g.js), reactPages: g.react, sample: g.sample,
     });
   }
@@ -168,6 +179,11 @@ async function weigh(clientDir: string, files: string[]): Promise<{ byType: Map<
 
 interface BuildResult {
   seconds: number;
+  /** The two steps, as scripts/build-site.mjs reports them. */
+  astroSeconds: number | null;
+  catalogueSeconds: number | null;
+  catalogueWorkers: number | null;
+  cataloguePages: number | null;
   maxRssKb: number | null;
   treePeakKb: number;
   exitCode: number;
@@ -197,19 +213,18 @@ function treeRssKb(pid: number): number {
   return total;
 }
 
-async function astroBuild(env: NodeJS.ProcessEnv, log: string): Promise<BuildResult> {
+async function siteBuild(env: NodeJS.ProcessEnv, log: string): Promise<BuildResult> {
   const useTime = existsSync('/usr/bin/time');
-  const args = [process.execPath, join(ROOT, 'node_modules/astro/astro.js'), 'build'];
+  const args = [process.execPath, join(ROOT, 'scripts/build-site.mjs'), ...(values.workers ? ['--workers', values.workers] : [])];
   const started = performance.now();
   const child = useTime
     ? spawn('/usr/bin/time', ['-v', ...args], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
     : spawn(args[0]!, args.slice(1), { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  let rendered = 0;
   let lastLine = performance.now();
   const keep = (chunk: Buffer) => {
     const text = chunk.toString('utf8');
-    rendered += (text.match(/\.html \(\+\d/g) ?? []).length;
+    for (const line of text.split('\n')) if (line.startsWith('[build-site]')) console.log(`  ${log}: ${line}`);
     output += text;
     if (output.length > 4_000_000) output = output.slice(-2_000_000);
   };
@@ -224,15 +239,21 @@ async function astroBuild(env: NodeJS.ProcessEnv, log: string): Promise<BuildRes
     if (node) buildHwmKb = Math.max(buildHwmKb, statusKb(node, 'VmHWM'));
     if (performance.now() - lastLine > 60_000) {
       lastLine = performance.now();
-      console.log(`  ${log}: ${((performance.now() - started) / 1000).toFixed(0)} s, ${rendered} pages rendered, tree RSS ${(treeRssKb(child.pid) / 1024).toFixed(0)} MB`);
+      console.log(`  ${log}: ${((performance.now() - started) / 1000).toFixed(0)} s, tree RSS ${(treeRssKb(child.pid) / 1024).toFixed(0)} MB`);
     }
   }, 250);
   const exitCode: number = await new Promise((ok) => child.on('close', (code) => ok(code ?? 1)));
   clearInterval(sampler);
   const seconds = (performance.now() - started) / 1000;
   const timed = /Maximum resident set size \(kbytes\): (\d+)/.exec(output);
+  const summary = /^build-site (\{.*\})$/m.exec(output);
+  const steps = summary ? (JSON.parse(summary[1]!) as { astroSeconds: number; catalogueSeconds: number; workers: number; pages: number }) : null;
   return {
     seconds,
+    astroSeconds: steps?.astroSeconds ?? null,
+    catalogueSeconds: steps?.catalogueSeconds ?? null,
+    catalogueWorkers: steps?.workers ?? null,
+    cataloguePages: steps?.pages ?? null,
     maxRssKb: timed ? Number(timed[1]) : buildHwmKb || null,
     treePeakKb,
     exitCode,
@@ -278,7 +299,7 @@ async function run(label: string, educators: number): Promise<RunFigures> {
     const loadSeconds = (performance.now() - t) / 1000;
     console.log(`  catalogue loaded in ${loadSeconds.toFixed(1)} s (${loaded.rows} rows); building…`);
 
-    const build = await astroBuild({
+    const build = await siteBuild({
       ...process.env,
       DATABASE_URL: databaseUrl,
       ASTRO_OUT_DIR: outDir,
@@ -289,7 +310,7 @@ async function run(label: string, educators: number): Promise<RunFigures> {
     }, label);
     if (build.exitCode !== 0) {
       console.error(build.tail);
-      throw new Error(`astro build failed with exit code ${build.exitCode} after ${build.seconds.toFixed(0)} s`);
+      throw new Error(`the build failed with exit code ${build.exitCode} after ${build.seconds.toFixed(0)} s`);
     }
     const clientDir = join(outDir, 'client');
     const files = htmlFiles(clientDir);
@@ -305,12 +326,17 @@ function print(r: RunFigures): void {
   console.log(`\n## ${r.label}: ${r.educators} educators`);
   console.log(`catalogue: ${r.rows} rows loaded in ${r.loadSeconds.toFixed(1)} s`);
   console.log(`pages (HTML files): ${r.pages}${r.label === 'large' && r.pages < PAGE_GOAL ? `  (below ${PAGE_GOAL}: raise --educators)` : ''}`);
-  console.log(`astro build: ${r.build.seconds.toFixed(1)} s, ${pps.toFixed(1)} pages/s`);
+  console.log(`build: ${r.build.seconds.toFixed(1)} s, ${pps.toFixed(1)} pages/s`);
+  const b = r.build;
+  if (b.astroSeconds !== null && b.catalogueSeconds !== null && b.cataloguePages !== null) {
+    console.log(`  astro build (bundle, ${r.pages - b.cataloguePages} catalogue-wide and other pages): ${b.astroSeconds.toFixed(1)} s`);
+    console.log(`  educators' pages: ${b.cataloguePages} in ${b.catalogueSeconds.toFixed(1)} s with ${b.catalogueWorkers} workers (${(b.cataloguePages / b.catalogueSeconds).toFixed(1)} pages/s)`);
+  }
   console.log(`peak memory: build process max RSS ${r.build.maxRssKb === null ? 'n/a' : `${mb(r.build.maxRssKb)} MB`}, process tree (sampled) ${mb(r.build.treePeakKb)} MB`);
   const types = [...r.counts.entries()].sort((a, b) => b[1] - a[1]).map(([t, n]) => `${t} ${n}`).join(', ');
   console.log(`pages by type: ${types}`);
   console.log('');
-  console.log('| Page type | Pages | HTML gzip median (KB) | HTML gzip max (KB) | JS files | JS gzip median (KB) | JS gzip max (KB) | Pages loading React | Sample |');
+  console.log('| Page type | Pages | HTML gzip median (KB) | HTML gzip max (KB) | JS files | JS gzip median (KB) | JS gzip max (KB) | Pages loading React (of those weighed) | Sample |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const type of REPORTED) {
     const f = r.byType.get(type);
@@ -327,12 +353,18 @@ console.log(`bench:build on ${process.platform} ${process.arch}, Node ${process.
 results.push(await run('demo', DEMO));
 print(results[0]!);
 if (!values['skip-large']) {
-  results.push(await run('large', LARGE));
-  print(results[1]!);
+  for (const educators of LARGE) {
+    const r = await run('large', educators);
+    results.push(r);
+    print(r);
+  }
 }
 console.log('\nSummary');
-console.log('| Catalogue | Educators | Pages | Build (s) | Pages/s | Peak RSS build (MB) | Peak RSS tree (MB) |');
-console.log('|---|---:|---:|---:|---:|---:|---:|');
+console.log('| Catalogue | Educators | Pages | Build (s) | Pages/s | astro build (s) | Educators\' pages (s) | Their pages/s | Peak RSS largest process (MB) | Peak RSS tree (MB) |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of results) {
-  console.log(`| ${r.label} | ${r.educators} | ${r.pages} | ${r.build.seconds.toFixed(1)} | ${(r.pages / r.build.seconds).toFixed(1)} | ${r.build.maxRssKb === null ? 'n/a' : mb(r.build.maxRssKb)} | ${mb(r.build.treePeakKb)} |`);
+  const b = r.build;
+  const steps = b.astroSeconds !== null && b.catalogueSeconds !== null && b.cataloguePages !== null
+    ? `${b.astroSeconds.toFixed(1)} | ${b.catalogueSeconds.toFixed(1)} | ${(b.cataloguePages / b.catalogueSeconds).toFixed(1)}` : ' | | ';
+  console.log(`| ${r.label} | ${r.educators} | ${r.pages} | ${b.seconds.toFixed(1)} | ${(r.pages / b.seconds).toFixed(1)} | ${steps} | ${b.maxRssKb === null ? 'n/a' : mb(b.maxRssKb)} | ${mb(b.treePeakKb)} |`);
 }

@@ -10,24 +10,50 @@
  *   → payment method selected (card) → the test provider confirms 4242… → payment was successful.
  * Each occurrence has fewer spaces than the checkouts aimed at it, so the last ones meet "sold out".
  * Env: BENCH_LEVELS=50,200  BENCH_CHECKOUTS_PER_LEARNER=3  BENCH_FILL=0.9 (spaces per attempted checkout).
+ *
+ * Beside the checkouts it prints the API requests per second they made, and the requests per second of a bare
+ * `node:http` server (its own process) answering a small JSON body to the same client at the same concurrency:
+ * the ceiling this machine, Node and this load generator put on any server, so the ratio can be read.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { spawn } from 'node:child_process';
+import http from 'node:http';
 import pg from 'pg';
 import { openDb, type Db } from '../../db/client.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
 import { seedCheckoutCatalogue, IDS, OFFERS, contactPayload, CARDS } from '../api/checkout-fixtures.ts';
 import { signUpAndLogin } from '../helpers/auth.ts';
 import type { TestServer } from '../helpers/server.ts';
-import { freePort, percentile, startServerProcess, stopServerProcess } from './server-process.ts';
+import { freePort, percentile, processCpuSeconds, startServerProcess, stopServerProcess } from './server-process.ts';
 
 const LEVELS = (process.env.BENCH_LEVELS ?? '50,200').split(',').map(Number).filter((n) => n > 0);
 const PER_LEARNER = Number(process.env.BENCH_CHECKOUTS_PER_LEARNER ?? 3);
 const FILL = Number(process.env.BENCH_FILL ?? 0.9);
 
 interface Learner { cookie: string; email: string }
+
+/**
+ * The load generator's HTTP client: node:http with a keep-alive agent (a connection per learner). The global
+ * fetch (undici) held about 1 % of the requests for up to 4–5 s before sending them (the server's request log
+ * showed them answered in ~1 ms, seconds after the client started them), which put the client's stall, not the
+ * server's, into the p99.
+ */
+const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+function post(url: string, headers: Record<string, string>, body: string): Promise<{ status: number; json: any }> {
+  return new Promise((ok, ko) => {
+    const req = http.request(url, { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => ok({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+      res.on('error', ko);
+    });
+    req.on('error', ko);
+    req.end(body);
+  });
+}
 
 async function run(): Promise<void> {
   const pgBase = process.env.BENCH_DATABASE_URL;
@@ -71,7 +97,7 @@ async function run(): Promise<void> {
     }
     console.log('done.');
     console.log(`Database: ${pgBase ? 'postgres' : 'sqlite'} · server: separate process on ${base} · ${PER_LEARNER} checkouts per learner\n`);
-    console.log('learners  attempted  completed  sold-out  errors  seconds  checkouts/s  submit p50  submit p99  spaces  oversold');
+    console.log('learners  attempted  completed  sold-out  errors  seconds  checkouts/s  API req/s  submit p50  submit p99  spaces  oversold');
 
     for (const level of LEVELS) {
       const attempts = level * PER_LEARNER;
@@ -82,21 +108,26 @@ async function run(): Promise<void> {
         timezone: 'Europe/London', delivery: 'in-person', address: null, spaces: capacity, available_spaces: capacity, parent_ref: null, individually_bookable: true,
       }).execute();
       const latencies: number[] = [];
+      const byAction = new Map<string, number[]>();
       let completed = 0;
       let soldOut = 0;
       let errors = 0;
+      let requests = 0;
 
-      const call = async (learner: Learner, path: string, body: unknown, measure: boolean) => {
+      const call = async (learner: Learner, path: string, body: unknown, measure: boolean, action = '') => {
         const t0 = performance.now();
-        const res = await fetch(`${base}/api${path}`, {
-          method: 'POST', headers: { origin: base, cookie: learner.cookie, 'content-type': 'application/json' }, body: JSON.stringify(body),
-        });
-        const json = await res.json();
-        if (measure) latencies.push(performance.now() - t0);
+        const res = await post(`${base}/api${path}`, { origin: base, cookie: learner.cookie, 'content-type': 'application/json' }, JSON.stringify(body));
+        const json = res.json;
+        requests++;
+        if (measure) {
+          const ms = performance.now() - t0;
+          latencies.push(ms);
+          byAction.set(action, [...(byAction.get(action) ?? []), ms]);
+        }
         return { status: res.status, body: json };
       };
       const submit = (learner: Learner, id: string, action: string, payload: unknown = {}) =>
-        call(learner, `/checkout/${id}/submit-response`, { action, payload }, true);
+        call(learner, `/checkout/${id}/submit-response`, { action, payload }, true, action);
 
       const checkout = async (learner: Learner): Promise<void> => {
         const init = await call(learner, '/checkout/initialise/booking', { checkoutId: null, courseId: IDS.raceCourse, occurrenceId, origin: 'marketplace', bookedOnURL: null, utms: {} }, false);
@@ -116,11 +147,13 @@ async function run(): Promise<void> {
         else errors++;
       };
 
+      const cpuBefore = processCpuSeconds(child.pid);
       const t0 = performance.now();
       await Promise.all(learners.slice(0, level).map(async (learner) => {
         for (let k = 0; k < PER_LEARNER; k++) await checkout(learner);
       }));
       const seconds = (performance.now() - t0) / 1000;
+      const cpuAfter = processCpuSeconds(child.pid);
       const booked = await db.selectFrom('bookings').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('spaces'), eb.lit(0)).as('spaces')).where('occurrence_id', '=', occurrenceId).executeTakeFirstOrThrow();
       const left = await db.selectFrom('occurrences').select('available_spaces').where('id', '=', occurrenceId).executeTakeFirstOrThrow();
       const bookedSpaces = Number(booked.spaces);
@@ -128,16 +161,56 @@ async function run(): Promise<void> {
       latencies.sort((a, b) => a - b);
       console.log(
         `${String(level).padStart(8)}  ${String(attempts).padStart(9)}  ${String(completed).padStart(9)}  ${String(soldOut).padStart(8)}  ${String(errors).padStart(6)}  ` +
-        `${seconds.toFixed(2).padStart(7)}  ${(completed / seconds).toFixed(1).padStart(11)}  ${`${percentile(latencies, 50).toFixed(1)} ms`.padStart(10)}  ` +
+        `${seconds.toFixed(2).padStart(7)}  ${(completed / seconds).toFixed(1).padStart(11)}  ${(requests / seconds).toFixed(0).padStart(9)}  ${`${percentile(latencies, 50).toFixed(1)} ms`.padStart(10)}  ` +
         `${`${percentile(latencies, 99).toFixed(1)} ms`.padStart(10)}  ${`${bookedSpaces}/${capacity}`.padStart(6)}  ${String(oversold).padStart(8)}`,
       );
+      if (cpuBefore !== null && cpuAfter !== null) {
+        // The server's own CPU (all its threads) per completed checkout: what one core of the server could sustain
+        // if the load generator did not share the machine with it.
+        const msPerCheckout = ((cpuAfter - cpuBefore) * 1000) / Math.max(1, completed);
+        console.log(`          server CPU: ${(cpuAfter - cpuBefore).toFixed(2)} s, ${msPerCheckout.toFixed(1)} ms per completed checkout (${(1000 / msPerCheckout).toFixed(0)} checkouts/s per core), ${((cpuAfter - cpuBefore) / seconds * 100).toFixed(0)} % of a core`);
+      }
+      for (const [action, values] of byAction) {
+        values.sort((a, b) => a - b);
+        console.log(`          submit "${action}": ${values.length} answers, p50 ${percentile(values, 50).toFixed(1)} ms, p99 ${percentile(values, 99).toFixed(1)} ms, max ${values[values.length - 1].toFixed(1)} ms`);
+      }
     }
+    for (const level of LEVELS) await bareJson(level);
   } finally {
     await stopServerProcess(child);
     await db.destroy();
     if (dropDatabase) await dropDatabase();
     rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+/**
+ * A bare node:http server in its own process answering every POST with a small JSON body, driven by the same
+ * client, in the same closed loop (no think time), at the same concurrency, for the same number of requests
+ * as a level's checkouts make (about six each).
+ */
+async function bareJson(concurrency: number): Promise<void> {
+  const port = await freePort();
+  const source = `require('node:http').createServer((req, res) => { req.resume(); req.on('end', () => {
+    res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"ok":true,"stepState":{}}'); }); })
+    .listen(${port}, '127.0.0.1', () => process.stdout.write('up'));`;
+  const bare = spawn(process.execPath, ['-e', source], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((ok) => bare.stdout!.once('data', () => ok()));
+  const total = concurrency * PER_LEARNER * 6;
+  let sent = 0;
+  const body = JSON.stringify({ action: 'contact details filled', payload: { firstName: 'Ada' } });
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (sent < total) {
+      sent++;
+      await post(`http://127.0.0.1:${port}/api/checkout/x/submit-response`, { 'content-type': 'application/json' }, body);
+    }
+  }));
+  const seconds = (performance.now() - t0) / 1000;
+  console.log(`bare node:http JSON answer, ${concurrency} concurrent, ${total} requests: ${(total / seconds).toFixed(0)} req/s`);
+  const exited = new Promise((r) => bare.once('exit', r));
+  bare.kill();
+  await exited;
 }
 
 await run();

@@ -6,11 +6,12 @@
  *   --keep                                     keep the database and the built site (.tmp/bench-publish-…)
  *
  * Seeds the demo catalogue into a fresh SQLite file (DATABASE_URL=postgres://… for PostgreSQL: that database
- * is reset), builds the site with `astro build`, starts the server (tsx api/server.ts, publisher inside) as its
- * own process, then makes 20 changes one after another — 5 reviews, 5 prices, 5 new courses, 5 unpublished
- * courses, each on another educator — writing straight to the tables as the admin app would. For each: the
- * time from the write's commit to the marketplace course page being served fresh (polled every 50 ms), and the
- * pages the publisher re-rendered and wrote for it (from its log). Figures only, no assertions.
+ * is reset), builds the whole site as `npm run build` does (scripts/build-site.mjs: every page on disk, so an
+ * unpublished course's pages exist before the change), starts the server (tsx api/server.ts, publisher inside)
+ * as its own process, then makes 20 changes one after another — 5 reviews, 5 prices, 5 new courses, 5
+ * unpublished courses, each on another educator — writing straight to the tables as the admin app would. For
+ * each: the time from the write's commit to the marketplace course page being served fresh (polled every 50 ms),
+ * and the pages the publisher re-rendered and wrote for it (from its log). Figures only, no assertions.
  */
 import { spawn, execFile } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -31,7 +32,7 @@ const { values } = parseArgs({
     keep: { type: 'boolean', default: false },
     /** Reuse a seeded SQLite database instead of seeding one. */
     db: { type: 'string' },
-    /** Reuse a built site's server bundle and assets (any catalogue's: they do not depend on the data). */
+    /** Reuse a full build of the same database (copied: the publishes change it). */
     dist: { type: 'string' },
   },
 });
@@ -85,7 +86,7 @@ const env = {
   ASTRO_TELEMETRY_DISABLED: '1', NODE_ENV: 'production',
 };
 t = performance.now();
-if (!values.dist) await run(process.execPath, ['node_modules/astro/astro.js', 'build'], { env, maxBuffer: 256 * 1024 * 1024 });
+if (!values.dist) await run(process.execPath, ['scripts/build-site.mjs'], { env, maxBuffer: 256 * 1024 * 1024 });
 const buildSeconds = (performance.now() - t) / 1000;
 const pages = countPages(join(distDir, 'client'));
 console.log(values.dist ? `site bundle from ${values.dist} (${pages} pages in it)` : `built ${pages} pages in ${buildSeconds.toFixed(0)} s`);

@@ -13,9 +13,9 @@
  * Env: BENCH_ENGINES=sqlite,postgres  BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres (an
  * admin connection; the catalogue gets its own database)  BENCH_EDUCATORS=10000  BENCH_CONNECTIONS=20
  * BENCH_SECONDS=20  BENCH_WARMUP_SECONDS=5  BENCH_PROFILE=<dir> (CPU profiles of the server)
- * BENCH_REBUILD=1 (build the catalogue again).
+ * BENCH_REBUILD=1 (build the catalogue again). SERVER_PROCESSES=n is passed on to the server (api/server.ts).
  */
-import { mkdirSync, rmSync, existsSync } from 'node:fs';
+import { mkdirSync, rmSync, existsSync, readFileSync, readdirSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -119,6 +119,40 @@ async function demoEducators(url: string): Promise<string[]> {
   }
 }
 
+/** CPU seconds of a process and its children (the processes of SERVER_PROCESSES). */
+function treeCpuSeconds(pid: number | undefined): number | null {
+  if (!pid) return null;
+  const own = processCpuSeconds(pid);
+  if (own === null) return null;
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    /* no /proc */
+  }
+  return children.reduce((sum, child) => sum + (treeCpuSeconds(child) ?? 0), own);
+}
+
+/** CPU seconds of the PostgreSQL backends serving a database (their process title names it), when /proc shows them. */
+function databaseCpuSeconds(database: string): number | null {
+  let total = 0;
+  let found = false;
+  try {
+    for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+      try {
+        if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(` ${database} `)) continue;
+        total += processCpuSeconds(Number(pid)) ?? 0;
+        found = true;
+      } catch {
+        /* gone meanwhile */
+      }
+    }
+  } catch {
+    return null;
+  }
+  return found ? total : null;
+}
+
 interface Sample {
   kind: string;
   ms: number;
@@ -180,16 +214,23 @@ async function benchEngine(catalogue: Catalogue): Promise<void> {
     }
     await closedLoop(base, paths, WARMUP_SECONDS);
     const loadBefore = loadavg();
-    const cpuBefore = processCpuSeconds(child.pid);
+    const database = catalogue.label === 'postgres' ? new URL(catalogue.url).pathname.slice(1) : null;
+    const dbCpuBefore = database ? databaseCpuSeconds(database) : null;
+    const cpuBefore = treeCpuSeconds(child.pid);
     const { samples, errors, elapsed } = await closedLoop(base, paths, SECONDS);
-    const cpuAfter = processCpuSeconds(child.pid);
+    const cpuAfter = treeCpuSeconds(child.pid);
+    const dbCpuAfter = database ? databaseCpuSeconds(database) : null;
     const loadAfter = loadavg();
     const cpu = cpuBefore !== null && cpuAfter !== null && samples.length > 0
       ? `  server CPU ${((1000 * (cpuAfter - cpuBefore)) / samples.length).toFixed(2)} ms per request (${(((cpuAfter - cpuBefore) / elapsed) * 100).toFixed(0)}% of a core)`
       : '';
+    const dbCpu = dbCpuBefore !== null && dbCpuAfter !== null && samples.length > 0
+      ? `  PostgreSQL CPU ${((1000 * (dbCpuAfter - dbCpuBefore)) / samples.length).toFixed(2)} ms per request (${(((dbCpuAfter - dbCpuBefore) / elapsed) * 100).toFixed(0)}% of a core)`
+      : '';
     const load = (l: number[]) => l.map((v) => v.toFixed(2)).join(', ');
-    console.log(`\n${catalogue.label} · server: ${serverCommand().label} · ${CONNECTIONS} connections · ${SECONDS} s · load average ${load(loadBefore)} → ${load(loadAfter)}`);
-    console.log(`  requests ${samples.length}  errors ${errors}  req/s ${(samples.length / elapsed).toFixed(0)}${cpu}`);
+    const processes = Number(process.env.SERVER_PROCESSES || 1);
+    console.log(`\n${catalogue.label} · server: ${serverCommand().label}${processes > 1 ? ` × ${processes} processes` : ''} · ${CONNECTIONS} connections · ${SECONDS} s · load average ${load(loadBefore)} → ${load(loadAfter)}`);
+    console.log(`  requests ${samples.length}  errors ${errors}  req/s ${(samples.length / elapsed).toFixed(0)}${cpu}${dbCpu}`);
     console.log(`  ${'kind'.padEnd(22)} ${'count'.padStart(6)} ${'p50 ms'.padStart(7)} ${'p95 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'max ms'.padStart(7)}`);
     console.log(`  ${'all'.padEnd(22)} ${String(samples.length).padStart(6)} ${summary(samples.map((s) => s.ms))}`);
     for (const { kind } of SEARCH_MIX) {

@@ -3,7 +3,7 @@
  * share an event loop), a free loopback port, and percentiles.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -41,10 +41,11 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
       BIND_HOST: '127.0.0.1',
       PUBLIC_HOST: `127.0.0.1:${options.port}`,
       DIST_DIR: join(tmpdir(), 'no-dist-for-bench'),
-      LOG_LEVEL: 'error',
+      LOG_LEVEL: process.env.BENCH_SERVER_LOG ? 'info' : 'error',
       ...options.env,
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    // BENCH_SERVER_LOG=<file>: the server's request log (a JSON line per answer, with its duration) goes there.
+    stdio: ['ignore', process.env.BENCH_SERVER_LOG ? openSync(process.env.BENCH_SERVER_LOG, 'w') : 'ignore', 'inherit'],
   });
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {

@@ -1,6 +1,7 @@
 /**
  * Browser tests run against the real product: a fresh database with the demo catalogue, the site built
- * from it by `astro build`, and api/server.ts serving both on a free loopback port.
+ * from it as `npm run build` builds it (scripts/build-site.mjs: `astro build`, then the educators' pages by the
+ * build workers), and api/server.ts serving both on a free loopback port.
  * SQLite by default; a throw-away PostgreSQL database when TEST_DATABASE_URL is set.
  */
 import { execFile } from 'node:child_process';
@@ -59,7 +60,7 @@ export default async function setup(project: TestProject) {
     NODE_ENV: 'production',
   };
   const started = performance.now();
-  await run(process.execPath, ['node_modules/astro/astro.js', 'build'], { env, maxBuffer: 64 * 1024 * 1024 });
+  await run(process.execPath, ['scripts/build-site.mjs'], { env, maxBuffer: 64 * 1024 * 1024 });
   console.log(`[e2e] site built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
   // On-demand pages rendered in this process read the same database.

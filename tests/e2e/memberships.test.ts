@@ -95,7 +95,11 @@ describe('a member’s journey in the marketplace', () => {
       await waitHeading(page, 'Select Date');
       await page.locator('.date-option:not([disabled])').first().click();
       await waitHeading(page, 'Select Spaces');
+      // The preview shows member prices before Continue, then the credit once it is asked for.
+      await expect.poll(() => page.locator('.checkout-summary').textContent()).toContain('Member price (10% off)');
       await page.getByRole('checkbox', { name: /Use 1 credit \(Clay Club: 2 left\)/ }).check();
+      await expect.poll(() => page.locator('.checkout-summary').textContent()).toContain('Membership credit (1 space)');
+      await expect.poll(() => page.locator('.checkout-summary__total strong').textContent()).toBe('£0.00');
       await cont(page);
       await waitHeading(page, 'Contact Info');
       // Nothing to pay: the breadcrumb has no Payment step.

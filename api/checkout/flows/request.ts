@@ -9,7 +9,8 @@ import { defaultDelivery, defaultDurationId, defaultRequestPricing } from '../..
 import { requiresPayment } from '../../../src/domain/checkout/request.ts';
 import { educatorBusyIntervals } from '../../../db/queries/checkout.ts';
 import { defineFlow } from '../definition.ts';
-import { courseOf, domainOffers, entry, type DatesState, type DeliveryState } from '../context.ts';
+import { checkoutCost, courseOf, domainOffers, entry, type DatesState, type DeliveryState } from '../context.ts';
+import { commitSpaces } from '../outcomes.ts';
 import { deliveryStep, requestDatesStep, calendarBased, deliveryCourse, deliverySelection, instantBooking, slotOf } from '../steps/request.ts';
 import { contactStep } from '../steps/contact.ts';
 import { paymentStep } from '../steps/payment.ts';
@@ -29,8 +30,11 @@ export const requestFlow = defineFlow({
   },
   catalogue: courseCatalogue,
   selection: deliverySelection,
-  paymentRequired: async (ctx) => requiresPayment({ instant: instantBooking(ctx), payableCost: entry<DeliveryState>(ctx, 'delivery')?.payableCost ?? 0 }),
-  holds: () => ({ occurrenceId: null, spaces: 0, voucherId: null }),
+  // Spec 4's rule, and something left to pay once a promo code, a gift card or member prices are taken off.
+  paymentRequired: async (ctx) => requiresPayment({ instant: instantBooking(ctx), payableCost: entry<DeliveryState>(ctx, 'delivery')?.payableCost ?? 0 })
+    && ((await checkoutCost(ctx))?.total_cost ?? 0) > 0,
+  // An instant booking holds the use of its promo code (its gift card is held by Payment, as in every flow).
+  holds: (ctx) => ({ occurrenceId: null, spaces: 0, voucherId: deliverySelection(ctx)?.voucherId ?? null }),
   defaults: (ctx) => {
     let delivery: unknown = null;
     try {
@@ -60,6 +64,7 @@ export const requestFlow = defineFlow({
     if (ctx.dialect === 'postgres') await ctx.q.selectFrom('educators').select('id').where('id', '=', ctx.row.educator_id).forUpdate().execute();
     const busy = await educatorBusyIntervals(ctx.q, ctx.row.educator_id, slot.from, slot.to);
     if (busy.length > 0) throw new ProblemError(problems.validation([{ key: 'stepState.dates.availableDate', name: 'Date & Time', message: 'is no longer available' }]));
+    await commitSpaces(ctx);
     return insertBooking(ctx, pay, base, {
       occurrenceId: null, start: slot.from, end: slot.to, status: bookingOutcome(courseOf(ctx).approval_required), details,
     });

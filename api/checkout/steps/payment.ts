@@ -8,6 +8,7 @@ import { ProblemError, problems, type Problem } from '../../../src/domain/proble
 import { manualPaymentMessage, visiblePaymentMethods, type PaymentMethod } from '../../../src/domain/checkout/paymentMethods.ts';
 import { validateInvoiceDetails } from '../../../src/domain/checkout/validation.ts';
 import { cardRedirectOutcome } from '../../../src/domain/checkout/outcomes.ts';
+import { flowIsRecurring, isFlow } from '../../../src/domain/checkout/flows.ts';
 import { invoiceDueDate } from '../../../src/domain/checkout/messages.ts';
 import { loadPaymentOptions, type ResolvedPaymentOptions } from '../../../db/queries/checkout.ts';
 import { availableMethods, needsProvider, providerFor, providerNamed } from '../../payments/registry.ts';
@@ -66,8 +67,19 @@ async function preparePayment(deps: Ctx['deps'], row: Ctx['row'], method: string
       return { payment: existing, provider: provider.name };
     }
   }
-  const payment = await provider.createPayment(row.total_cost, row.currency, { checkoutId: row.id, ...(row.course_id ? { courseId: row.course_id } : {}), educatorId: row.educator_id });
+  // A membership's card is charged again at each renewal: the provider keeps it for off-session use.
+  const buyer = isFlow(row.flow) && flowIsRecurring(row.flow) ? await renewalCustomer(deps, row.user_id) : null;
+  const payment = await provider.createPayment(
+    row.total_cost, row.currency, { checkoutId: row.id, ...(row.course_id ? { courseId: row.course_id } : {}), educatorId: row.educator_id },
+    buyer ? { saveForRenewals: buyer } : undefined,
+  );
   return { payment, provider: provider.name };
+}
+
+/** Who the provider's saved customer is (the learner the checkout is bound to). */
+async function renewalCustomer(deps: Ctx['deps'], userId: string | null): Promise<{ email: string | null; name: string | null; userId: string | null }> {
+  const user = userId ? await deps.db.selectFrom('users').select(['email', 'first_name', 'last_name']).where('id', '=', userId).executeTakeFirst() : undefined;
+  return { email: user?.email ?? null, name: user ? [user.first_name, user.last_name].filter(Boolean).join(' ') || null : null, userId };
 }
 
 /** Outside the transaction: the provider's word on the checkout's payment — captured first when the provider needs that. */

@@ -22,27 +22,38 @@ async function pickPricing(ctx: Ctx, payload: (typeof ACTION_PAYLOADS)[PricingAc
   const { offers, addOns, spaces } = await validateLines(
     ctx, offersIn, payload.selectedAddons, { offers: 'payload.selectedOffers', addOns: 'payload.selectedAddons' }, payload.spacesRequested,
   );
-  let voucherId: string | null = null;
-  let giftCardId: string | null = null;
-  if (payload.appliedPromoCode && payload.appliedPromoCode.trim()) {
-    const previous = entry<PriceState>(ctx, 'price')?.voucherId ?? null;
-    const ownHold = await ctx.q.selectFrom('space_holds').select('voucher_id').where('checkout_id', '=', ctx.row.id).where('status', '=', 'held').executeTakeFirst();
-    const check = await checkVoucher(ctx.q, {
-      educatorId: ctx.cat.educator.id, courseId: courseOf(ctx).id, codeOrId: payload.appliedPromoCode, now: ctx.now,
-      ownHold: !!ownHold?.voucher_id && ownHold.voucher_id === previous,
-    });
-    if (check.ok) voucherId = check.voucher.id;
-    else {
-      // Not a promo code of this course: perhaps one of the educator's gift cards.
-      const gift = check.reason === 'unknown' ? await checkGiftCard(ctx.q, { educatorId: ctx.cat.educator.id, code: payload.appliedPromoCode, checkoutId: ctx.row.id, now: ctx.now }) : null;
-      if (!gift) invalid([voucherProperty(check.reason)]);
-      else if (!gift.ok) invalid([voucherProperty(gift.reason)]);
-      else giftCardId = gift.card.id;
-    }
-  }
+  const { voucherId, giftCardId } = await resolveCode(ctx, payload.appliedPromoCode, entry<PriceState>(ctx, 'price'));
   const state: PriceState = { offers, addOns, spacesRequested: spaces, voucherId, giftCardId, ...(payload.useMembershipCredit ? { useCredit: true } : {}) };
   if (payload.useMembershipCredit) await checkCredit(ctx, offers);
   setEntry(ctx, 'price', state);
+}
+
+/**
+ * "Apply promo code or gift card": a promo code of the course, else one of the educator's gift cards (it pays up to
+ * its balance); refused with the voucher problems. `previous`: what this checkout chose before — the promo code whose use
+ * it may already hold (renewing its own hold is not "used up"), and the gift card, which the screen sends back by its
+ * id when the learner returns to the step.
+ */
+export async function resolveCode(
+  ctx: Ctx, input: string | null | undefined, previous: { voucherId?: string | null; giftCardId?: string | null } | null,
+): Promise<{ voucherId: string | null; giftCardId: string | null }> {
+  let code = input?.trim() ?? '';
+  if (!code) return { voucherId: null, giftCardId: null };
+  if (previous?.giftCardId && code === previous.giftCardId) {
+    const card = await ctx.q.selectFrom('gift_cards').select('code').where('id', '=', code).where('educator_id', '=', ctx.cat.educator.id).executeTakeFirst();
+    if (card) code = card.code;
+  }
+  const ownHold = await ctx.q.selectFrom('space_holds').select('voucher_id').where('checkout_id', '=', ctx.row.id).where('status', '=', 'held').executeTakeFirst();
+  const check = await checkVoucher(ctx.q, {
+    educatorId: ctx.cat.educator.id, courseId: courseOf(ctx).id, codeOrId: code, now: ctx.now,
+    ownHold: !!ownHold?.voucher_id && ownHold.voucher_id === (previous?.voucherId ?? null),
+  });
+  if (check.ok) return { voucherId: check.voucher.id, giftCardId: null };
+  // Not a promo code of this course: perhaps one of the educator's gift cards.
+  const gift = check.reason === 'unknown' ? await checkGiftCard(ctx.q, { educatorId: ctx.cat.educator.id, code, checkoutId: ctx.row.id, now: ctx.now }) : null;
+  if (!gift) invalid([voucherProperty(check.reason)]);
+  if (!gift.ok) invalid([voucherProperty(gift.reason)]);
+  return { voucherId: null, giftCardId: gift.card.id };
 }
 
 /**

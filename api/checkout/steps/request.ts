@@ -17,6 +17,7 @@ import { ACTION_PAYLOADS } from '../actions.ts';
 import { ADVANCE, STAY, action, defineStep } from '../definition.ts';
 import { costOf, courseOf, domainOffers, entry, setEntry, type Ctx, type DatesState, type DeliveryState } from '../context.ts';
 import { invalid, validateLines } from './lines.ts';
+import { resolveCode } from './pricing.ts';
 
 /** The delivery facts of a course (spec 4 "Defaults"). */
 export function deliveryCourse(cat: CheckoutCatalogue) {
@@ -55,14 +56,22 @@ export function instantBooking(ctx: Ctx): boolean {
   return isInstantBooking({ pricingType: courseOf(ctx).pricing_type, calendarBased: calendarBased(ctx) });
 }
 
-/** The delivery entry as a selection: its offers and add-ons, the duration's extra cost per requested space. */
+/**
+ * The delivery entry as a selection: its offers and add-ons, the duration's extra cost per requested space, and the
+ * promo code or gift card applied — only for an instant booking, the one kind of request that is paid at checkout (a
+ * request the educator answers is priced by them later).
+ */
 export function deliverySelection(ctx: Ctx) {
   const d = entry<DeliveryState>(ctx, 'delivery');
   if (!d) return null;
   const offers = d.pricing.type === 'offers' ? Object.entries(d.pricing.offers).map(([offerId, quantity]) => ({ offerId, quantity })) : [];
   const addOns = d.pricing.type === 'offers' ? Object.entries(d.pricing.addOns ?? {}).map(([addonId, quantity]) => ({ addonId, quantity })) : [];
   const extra = durationExtra(selectedDuration(ctx, d.selectedDurationId), d.requestedSpaces);
-  return { offers, addOns, extras: extra ? [extra] : [], spaces: d.requestedSpaces, voucherId: null };
+  const paid = instantBooking(ctx);
+  return {
+    offers, addOns, extras: extra ? [extra] : [], spaces: d.requestedSpaces,
+    voucherId: paid ? d.voucherId ?? null : null, giftCardId: paid ? d.giftCardId ?? null : null,
+  };
 }
 
 /** The slot a calendar-based request books: start and end (duration, or the 900 s default). */
@@ -148,9 +157,12 @@ async function configureDelivery(ctx: Ctx, payload: (typeof ACTION_PAYLOADS)['re
     requestedSpaces = pricing.quantity;
     normalised = { type: 'spaces', quantity: pricing.quantity };
   }
-  const state: DeliveryState = { selectedDurationId: durationId, delivery, pricing: normalised, requestedSpaces, payableCost: 0 };
+  // "Apply promo code or gift card" (shown for an instant booking, which is paid at checkout).
+  const code = await resolveCode(ctx, payload.appliedPromoCode, entry<DeliveryState>(ctx, 'delivery'));
+  const state: DeliveryState = { selectedDurationId: durationId, delivery, pricing: normalised, requestedSpaces, payableCost: 0, ...code };
   setEntry(ctx, 'delivery', state);
-  // payableCost: what the learner would pay (offers, add-ons, the duration's extra cost per space).
+  // payableCost (spec 3): what the learner would pay (offers, add-ons, the duration's extra cost per space), before
+  // any code.
   const sel = deliverySelection(ctx);
   state.payableCost = sel ? costOf(ctx.cat, ctx.def.catalogue(ctx), sel, null).total_cost : 0;
   setEntry(ctx, 'delivery', state);

@@ -30,6 +30,8 @@ export interface FlowRules {
   readonly dated: boolean;
   /** What the summary sidebar names when the flow sells no course (in place of the course name). */
   readonly title?: string;
+  /** The flow's payment is charged again later without the buyer (a membership's renewals): the method is saved. */
+  readonly recurring?: boolean;
 }
 
 /**
@@ -69,7 +71,7 @@ export const FLOW_RULES = {
   },
   // Joining a membership plan: sold by the educator, paid by card (the card is charged again at each renewal).
   membership: {
-    pathSlug: 'membership', courseTypes: null, dated: false,
+    pathSlug: 'membership', courseTypes: null, dated: false, recurring: true,
     steps: { beforeLogin: ['plan'], afterLogin: ['payment', 'confirmation'] },
     paymentMethods: ['card'],
   },
@@ -122,6 +124,11 @@ export function courseTypeGroup(type: CourseType | null | undefined): CourseType
 /** Whether the flow sells a course (initialised with `courseId`) rather than something of the educator's (`educatorId`). */
 export function flowSellsCourse(flow: Flow): boolean {
   return (FLOW_RULES[flow] as FlowRules).courseTypes !== null;
+}
+
+/** Whether the flow's payment method is saved for later off-session charges (memberships). */
+export function flowIsRecurring(flow: Flow): boolean {
+  return (FLOW_RULES[flow] as FlowRules).recurring === true;
 }
 
 /** The summary's heading for a flow without a course (its `title`). */

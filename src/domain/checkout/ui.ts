@@ -195,6 +195,8 @@ export interface CostSummaryRequestInput {
   /** Request flow: the selected duration and the requested spaces. */
   duration?: DurationOption | null;
   requestedSpaces?: number;
+  /** A member asked to pay one space with a membership credit (the preview then shows it). */
+  useMembershipCredit?: boolean;
 }
 
 /** Spec 7: the body of POST /custom/get-checkout-summary. */
@@ -207,6 +209,8 @@ export interface CostSummaryRequest {
   origin: string;
   payment_method: string | null;
   extras: { label: string; cost: number; quantity: number }[];
+  /** Not in spec 7: a member's credit in the preview (sent only when asked for). */
+  use_membership_credit?: boolean;
 }
 
 /**
@@ -226,6 +230,7 @@ export function costSummaryRequest(input: CostSummaryRequestInput): CostSummaryR
     origin: input.origin,
     payment_method: input.paymentMethod ?? null,
     extras,
+    ...(input.useMembershipCredit ? { use_membership_credit: true } : {}),
   };
 }
 

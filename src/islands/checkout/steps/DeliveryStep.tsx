@@ -17,13 +17,15 @@ import { checkoutDurationText } from '../../../domain/time.ts';
 import { formatDurationExtra } from '../../../domain/money.ts';
 import { costSummaryRequest, fieldDomId } from '../../../domain/checkout/ui.ts';
 import type { SelectedOffer } from '../../../domain/pricing.ts';
-import { AddOnsList, OffersList, type AddOnLine } from './OffersPicker.tsx';
+import { AddOnsList, OffersList, PromoBox, type AddOnLine, type AppliedVoucher } from './OffersPicker.tsx';
 import { QuantityRow, StepForm, StepHeading, useContinue, useCurrency, usePricesVisible } from '../shared.tsx';
 
 interface DeliveryState {
   selectedDurationId?: string | null;
   delivery?: RequestDelivery | null;
   pricing?: RequestPricing | null;
+  voucherId?: string | null;
+  giftCardId?: string | null;
 }
 
 function toLines(map: Record<string, number> | undefined): SelectedOffer[] {
@@ -64,6 +66,10 @@ export default function DeliveryStep() {
   );
   const [people, setPeople] = useState<number>(startPricing.type === 'spaces' ? startPricing.quantity : 1);
   const useOffers = course.offers.length > 0;
+  // An instant booking is paid at checkout, so it takes a promo code or gift card like the other paid flows (a gift
+  // card chosen before comes back by its id).
+  const [voucher, setVoucher] = useState<AppliedVoucher | null>(stored?.voucherId || stored?.giftCardId ? { id: (stored.voucherId || stored.giftCardId)!, code: '' } : null);
+  const instant = state.rules.instantBooking;
   useContinue({ enabled: true });
 
   const duration = course.durationPricing.find((d) => d._id === durationId) ?? null;
@@ -78,10 +84,11 @@ export default function DeliveryStep() {
         origin: state.origin,
         duration,
         requestedSpaces,
+        voucherId: instant ? voucher?.id ?? null : null,
       }));
     }, 250);
     return () => window.clearTimeout(timer);
-  }, [offers, addOns, people, durationId, course.id, state.origin, useOffers, duration, requestedSpaces]);
+  }, [offers, addOns, people, durationId, course.id, state.origin, useOffers, duration, requestedSpaces, instant, voucher]);
 
   const deliveryName = useId();
   const durationName = useId();
@@ -95,7 +102,9 @@ export default function DeliveryStep() {
     const pricing: RequestPricing = useOffers
       ? { type: 'offers', offers: Object.fromEntries(offers.map((l) => [l.offerId, l.quantity])), addOns: Object.fromEntries(addOns.map((l) => [l.addonId, l.quantity])) }
       : { type: 'spaces', quantity: people };
-    void submitAction('request delivery configured', { selectedDurationId: durationId, delivery, pricing });
+    void submitAction('request delivery configured', {
+      selectedDurationId: durationId, delivery, pricing, ...(instant && voucher ? { appliedPromoCode: voucher.id } : {}),
+    });
   }
 
   return (
@@ -105,6 +114,9 @@ export default function DeliveryStep() {
         <>
           <OffersList flow="request" offers={course.offers} selected={offers} onChange={setOffers} courseSpaces={course.spaces} currency={currency} pricesVisible={pricesVisible} heading="Offers" />
           <AddOnsList addOns={course.addOns} selected={addOns} onChange={setAddOns} currency={currency} pricesVisible={pricesVisible} />
+          {instant && (
+            <PromoBox offers={course.offers} courseId={course.id} educatorId={state.educatorId} origin={state.origin} applied={voucher} onApplied={setVoucher} />
+          )}
         </>
       ) : (
         <div className="stack">

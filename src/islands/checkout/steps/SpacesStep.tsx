@@ -18,6 +18,7 @@ interface PriceState {
   offers?: SelectedOffer[];
   addOns?: AddOnLine[];
   voucherId?: string | null;
+  giftCardId?: string | null;
   spacesRequested?: number;
 }
 
@@ -42,7 +43,8 @@ export default function SpacesStep({ order }: { order: boolean }) {
   const [selected, setSelected] = useState<SelectedOffer[]>(stored?.offers ?? defaults.offers ?? []);
   const [addOnLines, setAddOnLines] = useState<AddOnLine[]>(stored?.addOns ?? []);
   const [spaces, setSpaces] = useState<number>(stored?.spacesRequested ?? 1);
-  const [voucher, setVoucher] = useState<AppliedVoucher | null>(stored?.voucherId ? { id: stored.voucherId, code: '' } : null);
+  // A gift card chosen before comes back by its id (the server knows it as this checkout's card).
+  const [voucher, setVoucher] = useState<AppliedVoucher | null>(stored?.voucherId || stored?.giftCardId ? { id: (stored.voucherId || stored.giftCardId)!, code: '' } : null);
   // A member with credits for this course may pay one space with a credit (docs/gifts-and-memberships.md).
   const [member, setMember] = useState<{ creditsLeft: number; planName: string } | null>(null);
   const [useCredit, setUseCredit] = useState<boolean>(!!(stored as { useCredit?: boolean } | null)?.useCredit);
@@ -68,10 +70,12 @@ export default function SpacesStep({ order }: { order: boolean }) {
         offers: selected,
         addOns: addOnLines,
         origin: state.origin,
+        // The preview answers with the member's prices (the signed-in learner's), and the credit when it is used.
+        useMembershipCredit: useCredit && !!member && member.creditsLeft > 0,
       }));
     }, 250);
     return () => window.clearTimeout(timer);
-  }, [loading, selected, addOnLines, voucher, course.id, order, state.occurrenceId, state.origin]);
+  }, [loading, selected, addOnLines, voucher, course.id, order, state.occurrenceId, state.origin, useCredit, member]);
 
   function submit() {
     const payload: Record<string, unknown> = {

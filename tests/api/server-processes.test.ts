@@ -1,0 +1,133 @@
+/**
+ * SERVER_PROCESSES=2 (api/server.ts): one port served by two processes of node:cluster. Connections are
+ * shared out between both (which process holds each connection is read from /proc), the background jobs
+ * start in one process only, and SIGTERM to the primary drains both and exits 0 with no process left.
+ * Linux only (/proc); on SQLite and, with TEST_DATABASE_URL, PostgreSQL.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDb, databaseUrlOf, type TestDb } from '../helpers/db.ts';
+import { freePort } from '../helpers/ports.ts';
+import { serverProcesses } from '../../api/server.ts';
+
+let testDb: TestDb;
+let child: ChildProcessWithoutNullStreams;
+let port: number;
+let output = '';
+
+beforeAll(async () => {
+  testDb = await createTestDb();
+  port = await freePort();
+  const { NODE_OPTIONS: _ignored, ...parentEnv } = process.env;
+  child = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
+    env: {
+      ...parentEnv, SERVER_PROCESSES: '2', DATABASE_URL: databaseUrlOf(testDb), PORT: String(port), BIND_HOST: '127.0.0.1',
+      PUBLIC_HOST: `127.0.0.1:${port}`, LOG_LEVEL: 'info', DIST_DIR: 'no-built-site-for-this-test',
+    },
+  });
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  // Ready once both processes listen (the primary says so once).
+  for (let i = 0; i < 900 && !output.includes('Marketplace ready'); i++) {
+    if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  if (!output.includes('Marketplace ready')) throw new Error(`server did not start: ${output}`);
+}, 120_000);
+
+afterAll(async () => {
+  if (child && child.exitCode === null) child.kill('SIGKILL');
+  await testDb?.close();
+});
+
+function childrenOf(pid: number): number[] {
+  return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+}
+
+/** Remote ports of the TCP connections a process holds on `localPort` (from its socket fds and /proc/net/tcp). */
+function connectionsHeldBy(pid: number, localPort: number): Set<number> {
+  const inodes = new Set<string>();
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+      if (m) inodes.add(m[1]);
+    } catch {
+      /* closed meanwhile */
+    }
+  }
+  const ports = new Set<number>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    if (!existsSync(table)) continue;
+    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+      const cols = line.trim().split(/\s+/);
+      if (cols.length < 10 || !inodes.has(cols[9])) continue;
+      const local = Number.parseInt(cols[1].split(':')[1], 16);
+      if (local === localPort) ports.add(Number.parseInt(cols[2].split(':')[1], 16));
+    }
+  }
+  return ports;
+}
+
+/** `count` requests at once on an agent of `count` keep-alive sockets: the client ports used. */
+async function requestsAtOnce(agent: Agent, count: number): Promise<number[]> {
+  return Promise.all(
+    Array.from({ length: count }, () =>
+      new Promise<number>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port, path: '/api/courses/search?query=pottery', agent }, (res) => {
+          expect(res.statusCode).toBe(200);
+          res.resume();
+          res.on('end', () => resolve(req.socket?.localPort ?? 0));
+        });
+        req.on('error', reject);
+        req.end();
+      })),
+  );
+}
+
+describe('SERVER_PROCESSES', () => {
+  it('is 1 unless set, and refuses what is not a count from 1 to 64', () => {
+    expect(serverProcesses({})).toBe(1);
+    expect(serverProcesses({ SERVER_PROCESSES: '' })).toBe(1);
+    expect(serverProcesses({ SERVER_PROCESSES: '1' })).toBe(1);
+    expect(serverProcesses({ SERVER_PROCESSES: '64' })).toBe(64);
+    for (const bad of ['0', '65', '1.5', 'two', '-1']) expect(() => serverProcesses({ SERVER_PROCESSES: bad }), bad).toThrow(/SERVER_PROCESSES/);
+  });
+});
+
+describe('SERVER_PROCESSES=2', () => {
+  it('serves one port from two processes, connections shared out between them', async () => {
+    const workers = childrenOf(child.pid!);
+    expect(workers).toHaveLength(2);
+    const agent = new Agent({ keepAlive: true, maxSockets: 6 });
+    try {
+      const clientPorts = new Set(await requestsAtOnce(agent, 6));
+      expect(clientPorts.size).toBe(6);
+      const held = workers.map((pid) => [...connectionsHeldBy(pid, port)].filter((p) => clientPorts.has(p)));
+      // Every connection is held by one of the two, and each holds some.
+      expect(held.flat().sort()).toEqual([...clientPorts].sort());
+      for (const ports of held) expect(ports.length).toBeGreaterThan(0);
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it('runs the background jobs in one process only', () => {
+    expect(output.match(/background jobs started/g)).toHaveLength(1);
+    expect(output.match(/Marketplace ready/g)).toHaveLength(1);
+  });
+
+  it('SIGTERM drains both processes and exits 0 with none left', async () => {
+    const workers = childrenOf(child.pid!);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(output.match(/"msg":"stopped","drained":true/g)).toHaveLength(2);
+    for (const pid of workers) {
+      // Gone, or at most a zombie waiting to be reaped.
+      const state = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] : 'gone';
+      expect(['gone', 'Z']).toContain(state);
+    }
+  }, 30_000);
+});
