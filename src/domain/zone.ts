@@ -13,42 +13,17 @@
  *
  * Times are epoch seconds; a calendar date is `{ year, month (1–12), day }` with no zone of its own.
  */
-import { tzOffset } from '@date-fns/tz/tzOffset';
 import { DEFAULT_TIME_ZONE } from './time.ts';
+import { zoneOffsetSeconds } from './zone-offset.ts';
+
+// Zone names and offsets live in zone-offset.ts (one copy, re-exported here).
+export { knownZone, runtimeTimeZone, wallClockSeconds, zoneOffsetSeconds } from './zone-offset.ts';
 
 export interface CalendarDate {
   year: number;
   /** 1–12 */
   month: number;
   day: number;
-}
-
-// Checking a zone name builds an Intl formatter; remember the answer per name.
-const zoneChecks = new Map<string, boolean>();
-
-/** The zone itself when the runtime knows it, else Europe/London (a bad zone never breaks a page). */
-export function knownZone(timeZone: string | null | undefined): string {
-  if (!timeZone) return DEFAULT_TIME_ZONE;
-  let valid = zoneChecks.get(timeZone);
-  if (valid === undefined) {
-    valid = !Number.isNaN(tzOffset(timeZone, new Date(0)));
-    if (zoneChecks.size < 1000) zoneChecks.set(timeZone, valid);
-  }
-  return valid ? timeZone : DEFAULT_TIME_ZONE;
-}
-
-/** Spec 9: the browser's zone once the page runs there (the runtime's zone), else Europe/London. */
-export function runtimeTimeZone(): string {
-  try {
-    return knownZone(Intl.DateTimeFormat().resolvedOptions().timeZone);
-  } catch {
-    return DEFAULT_TIME_ZONE;
-  }
-}
-
-/** Offset of `timeZone` from UTC at an instant, in seconds (3600 for London in summer, 0 in winter). */
-export function zoneOffsetSeconds(epochSeconds: number, timeZone: string = DEFAULT_TIME_ZONE): number {
-  return tzOffset(knownZone(timeZone), new Date(epochSeconds * 1000)) * 60;
 }
 
 /** The local date and time parts of an instant (hour 0–23). */
@@ -123,14 +98,6 @@ export function startOfLocalDay(epochSeconds: number, timeZone: string = DEFAULT
 export function addLocalDays(epochSeconds: number, days: number, timeZone: string = DEFAULT_TIME_ZONE): number {
   const p = zonedParts(epochSeconds, timeZone);
   return zonedWallClock(addCalendarDays(p, days), p.hour * 3600 + p.minute * 60 + p.second, timeZone);
-}
-
-/**
- * How long a span looks on the clock in `timeZone`: 09:00 Saturday to 17:00 Sunday is 32 hours on the clock
- * whether the clocks change in between (31 or 33 real hours) or not.
- */
-export function wallClockSeconds(start: number, end: number, timeZone: string = DEFAULT_TIME_ZONE): number {
-  return end - start + zoneOffsetSeconds(end, timeZone) - zoneOffsetSeconds(start, timeZone);
 }
 
 /** ISO 8601 local date-time with its offset, e.g. '2025-07-15T11:00:00+01:00'. */

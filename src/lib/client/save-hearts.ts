@@ -4,7 +4,7 @@
  * (search results). Signed out, a click opens the "Log in to save this course" dialog rendered by
  * SaveHeartsMount.astro; after login the course is saved (stores/saved.ts).
  */
-import { $identity, currentContext, loadIdentity, startLogin } from '../../stores/identity.ts';
+import { $identity, currentContext, loadIdentity, loginHref } from '../../stores/identity.ts';
 import { $saved, flushPendingSave, loadSavedStatus, rememberPendingSave, setSaved } from '../../stores/saved.ts';
 import { h, icon, setAttrs, watchPage } from './dom.ts';
 
@@ -91,7 +91,8 @@ export function initSaveHearts(): void {
     modal.querySelector('[data-save-login]')?.addEventListener('click', () => {
       if (!pending) return;
       rememberPendingSave(pending.courseId);
-      startLogin({ educatorId });
+      // Hearts are never in the embed, so the login is the main site's page (the embed's window is embed-login.ts).
+      location.assign(loginHref({ educatorId }));
     });
     modal.querySelector('[data-save-cancel]')?.addEventListener('click', () => modal.close());
     modal.addEventListener('close', () => {
