@@ -1,21 +1,23 @@
 /**
  * Build step: fewer, larger JavaScript chunks for the browser. Left to itself Rollup gives every set of
- * modules shared by the same entries its own chunk, and a course page ends up loading ~35 files of a few hundred
- * bytes each; gzip compresses each file on its own, so the same code costs ~30 % more than in a few files.
- * This groups the modules by the pages that use them (client build only; the server build is untouched):
+ * modules shared by the same entries its own chunk, and a course page ended up loading ~35 files of a few hundred
+ * bytes each; gzip compresses each file on its own, so the same code cost ~40 % more than in one file (28 KB
+ * against 20 KB). This groups the modules by the pages that use them (client build only; the server build is
+ * untouched):
  *
- * - `react`: react, react-dom and the scheduler (every page with an island loads all three);
+ * - `react`: react, react-dom, the scheduler and `@astrojs/react`'s client (every page with an island loads all);
  * - `site`: the site-wide plain scripts' modules (account menu, save hearts, admin notice, review delete,
- *   carousels, page analytics; see src/lib/client) and everything they import: on every page with a header, and free of top-level effects
- *   (each script exports an init function its component calls), so loading the chunk runs nothing by itself;
+ *   carousels, page analytics; see src/lib/client) and everything they import: on every page with a header. They
+ *   have no effects at import (each script exports an init function its component calls), so loading the chunk
+ *   runs nothing by itself;
  * - `listing`: what the course page's islands share with the search and reviews islands (prices, dates, cards,
  *   reviews, the API calls);
- * - `course`: what only the course page's islands use.
+ * - `course`: what only the course page's islands use;
+ * - `stores`: nanostores beyond atoms (the checkout's key listening), kept out of the page chunks.
  *
- * What the site-wide scripts with top-level effects (the collection filter) import joins `site` too, so those
- * scripts never pull a course chunk into other pages (Rollup puts a module no group claims into the group of
- * whichever module imports it). `tests/e2e/page-weight.test.ts` and
- * `npm run bench:build` measure the outcome.
+ * What a site-wide script with effects at import (the collection filter) imports joins `site` too: Rollup puts a
+ * module no group claims into the group of whichever module imports it, and such a script must never pull the
+ * course chunk into other pages. `tests/e2e/page-weight.test.ts` and `npm run bench:build` measure the outcome.
  */
 import type { AstroIntegration } from 'astro';
 import type { ManualChunkMeta, OutputOptions } from 'rollup';
