@@ -4,6 +4,7 @@ import react from '@astrojs/react';
 import node from '@astrojs/node';
 import shareImages from './src/integrations/share-images.ts';
 import precompress from './src/integrations/precompress.ts';
+import clientChunks from './src/integrations/client-chunks.ts';
 
 // Pages are pre-rendered from the database at build time (output: 'static');
 // pages that set `export const prerender = false` are rendered on demand by api/server.ts,
@@ -14,8 +15,9 @@ export default defineConfig({
   outDir: process.env.ASTRO_OUT_DIR || './dist',
   adapter: node({ mode: 'middleware' }),
   // shareImages: PNG share images rendered from the SVG artwork (src/integrations/share-images.ts).
+  // clientChunks: the browser's JavaScript in a few chunks grouped by the pages that use them (page weight).
   // precompress (last, so it sees every file): .br and .gz beside each text file (src/integrations/precompress.ts).
-  integrations: [react(), shareImages(), precompress()],
+  integrations: [react(), clientChunks(), shareImages(), precompress()],
   build: { format: 'directory', concurrency: 4 },
   trailingSlash: 'ignore',
   devToolbar: { enabled: false },

@@ -4,7 +4,7 @@
 import type { CourseLike, Occurrence } from './entities.ts';
 import { levelLabel, courseKeyword } from './text.ts';
 import { courseDurationLabel, DEFAULT_TIME_ZONE } from './time.ts';
-import { wallClockSeconds } from './zone.ts';
+import { wallClockSeconds } from './zone-offset.ts';
 import { locationCityText, locationTooltip } from './locations.ts';
 
 export type HighlightKind = 'duration' | 'delivery' | 'travel' | 'locations' | 'travelArea' | 'level';

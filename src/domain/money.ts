@@ -2,7 +2,7 @@
  * Money (spec 5 "Money, time and ratings", spec 9 "Money, locale and time").
  * Amounts are integers in the currency's minor unit (pence for GBP).
  */
-import { ProblemError, problems } from './problems.ts';
+import { ProblemError, invalidCurrencyProblem } from './problem-error.ts';
 
 /** Spec 3 "Course.currency": default GBP. */
 export const DEFAULT_CURRENCY = 'GBP';
@@ -22,7 +22,7 @@ export interface Money {
 /** Spec 5: money must be an integer number of pence, otherwise invalid-currency (400). */
 export function assertPence(amount: unknown): asserts amount is number {
   if (typeof amount !== 'number' || !Number.isInteger(amount)) {
-    throw new ProblemError(problems.invalidCurrency('Expected an integer amount of pence'));
+    throw new ProblemError(invalidCurrencyProblem('Expected an integer amount of pence'));
   }
 }
 

@@ -3,33 +3,22 @@
  * {@link Problem}; code throws it wrapped in a {@link ProblemError}.
  */
 import { titleCase } from './text.ts';
+import {
+  ERRORS_HOST_DEFAULT, INVALID_CURRENCY_SLUG, ProblemError, invalidCurrencyProblem, problemMessage, problemType,
+  type Problem, type ProblemProperty,
+} from './problem-error.ts';
 
-/** Default errors host that prefixes every problem type (spec 8 "{errors-host}"). */
-export const ERRORS_HOST_DEFAULT = 'https://errors.example.invalid';
-
-/** Spec 8 "Validation errors": one invalid property. */
-export interface ProblemProperty {
-  key: string;
-  name?: string;
-  message: string;
-}
-
-/** Spec 8 problem-details shape: type, title, status, detail, instance plus extensions. */
-export interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail?: string;
-  instance?: string;
-  properties?: ProblemProperty[];
-  [extension: string]: unknown;
-}
+// The shape, the Error and the pence problem live in problem-error.ts (one copy, re-exported here).
+export {
+  ERRORS_HOST_DEFAULT, INVALID_CURRENCY_SLUG, ProblemError, invalidCurrencyProblem, problemMessage, problemType,
+  type Problem, type ProblemProperty,
+};
 
 /** Problem type slugs, relative to the errors host (spec 8 "Known problem types"). */
 export const PROBLEM_SLUGS = {
   awSnap: 'generic/aw-snap',
   validation: 'generic/validation-error',
-  invalidCurrency: 'generic/invalid-currency',
+  invalidCurrency: INVALID_CURRENCY_SLUG,
   invalidEmail: 'generic/invalid-email-address',
   invalidPhone: 'generic/invalid-phone-number',
   invalidEpoch: 'generic/invalid-epoch',
@@ -50,36 +39,11 @@ export const PROBLEM_SLUGS = {
 
 export type ProblemSlug = (typeof PROBLEM_SLUGS)[keyof typeof PROBLEM_SLUGS];
 
-/** Spec 8: the type is the slug prefixed by the errors host (one '/' between them). */
-export function problemType(slug: string, errorsHost: string = ERRORS_HOST_DEFAULT): string {
-  return `${errorsHost.replace(/\/+$/, '')}/${slug.replace(/^\/+/, '')}`;
-}
-
 /** True when `problem.type` is the given slug under any errors host (or the bare slug). */
 export function isProblemOfType(problem: Pick<Problem, 'type'> | null | undefined, slug: string): boolean {
   if (!problem || typeof problem.type !== 'string') return false;
   const bare = slug.replace(/^\/+/, '');
   return problem.type === slug || problem.type === bare || problem.type.endsWith(`/${bare}`);
-}
-
-/** Spec 8 / 2.14: the banner text, 'title: detail', or the title alone when there is no detail. */
-export function problemMessage(problem: Pick<Problem, 'title' | 'detail'>): string {
-  return problem.detail ? `${problem.title}: ${problem.detail}` : problem.title;
-}
-
-/** An Error that carries a problem; thrown by domain rules, turned into a response by the API. */
-export class ProblemError extends Error {
-  readonly problem: Problem;
-
-  constructor(problem: Problem) {
-    super(problemMessage(problem));
-    this.name = 'ProblemError';
-    this.problem = problem;
-  }
-
-  get status(): number {
-    return this.problem.status;
-  }
 }
 
 /**
@@ -145,7 +109,7 @@ export function createProblems(errorsHost: string = ERRORS_HOST_DEFAULT) {
     validation: (properties: ProblemProperty[], detail?: string) =>
       make(PROBLEM_SLUGS.validation, 'Validation Error', 400, detail ?? validationDetail(properties), { properties }),
     /** generic/invalid-currency, 'Invalid Currency', 400. */
-    invalidCurrency: (detail?: string) => make(PROBLEM_SLUGS.invalidCurrency, 'Invalid Currency', 400, detail),
+    invalidCurrency: (detail?: string) => invalidCurrencyProblem(detail, errorsHost),
     /** generic/invalid-email-address, 'Invalid Email Address', 400. */
     invalidEmail: (detail?: string) => make(PROBLEM_SLUGS.invalidEmail, 'Invalid Email Address', 400, detail),
     /** generic/invalid-phone-number, 'Invalid Phone Number', 400. */

@@ -5,49 +5,25 @@
  * day is 23 hours long on the last Sunday of March and 25 hours on the last Sunday of October, so
  * "midnight + 9 × 3600" and "now + 2 × 86400" are wrong twice a year. The zone rules come from
  * @date-fns/tz (the date-fns project's time-zone package): `tzOffset` gives a zone's offset at any instant
- * from the runtime's tz database (and NaN for a zone it does not know), `TZDate` the ISO form with the offset.
- * It is ~1.7 KB gzipped in the islands that need it (the course page's dates, the checkout calendar) and an
- * offset lookup costs ~11 µs, so two months of slots and the demo catalogue stay fast. Display formatting with
+ * from the runtime's tz database (and NaN for a zone it does not know). Only that function is imported (its own
+ * entry point, a few hundred bytes): the package's TZDate class patches Date's prototype when loaded, so importing
+ * the package root would ship it to every page that shows a date. An offset lookup costs ~11 µs, so two months
+ * of slots and the demo catalogue stay fast. Display formatting with
  * `Intl.DateTimeFormat({ timeZone })` is already zone-correct and stays where it is.
  *
  * Times are epoch seconds; a calendar date is `{ year, month (1–12), day }` with no zone of its own.
  */
-import { TZDate, tzOffset } from '@date-fns/tz';
 import { DEFAULT_TIME_ZONE } from './time.ts';
+import { zoneOffsetSeconds } from './zone-offset.ts';
+
+// Zone names and offsets live in zone-offset.ts (one copy, re-exported here).
+export { knownZone, runtimeTimeZone, wallClockSeconds, zoneOffsetSeconds } from './zone-offset.ts';
 
 export interface CalendarDate {
   year: number;
   /** 1–12 */
   month: number;
   day: number;
-}
-
-// Checking a zone name builds an Intl formatter; remember the answer per name.
-const zoneChecks = new Map<string, boolean>();
-
-/** The zone itself when the runtime knows it, else Europe/London (a bad zone never breaks a page). */
-export function knownZone(timeZone: string | null | undefined): string {
-  if (!timeZone) return DEFAULT_TIME_ZONE;
-  let valid = zoneChecks.get(timeZone);
-  if (valid === undefined) {
-    valid = !Number.isNaN(tzOffset(timeZone, new Date(0)));
-    if (zoneChecks.size < 1000) zoneChecks.set(timeZone, valid);
-  }
-  return valid ? timeZone : DEFAULT_TIME_ZONE;
-}
-
-/** Spec 9: the browser's zone once the page runs there (the runtime's zone), else Europe/London. */
-export function runtimeTimeZone(): string {
-  try {
-    return knownZone(Intl.DateTimeFormat().resolvedOptions().timeZone);
-  } catch {
-    return DEFAULT_TIME_ZONE;
-  }
-}
-
-/** Offset of `timeZone` from UTC at an instant, in seconds (3600 for London in summer, 0 in winter). */
-export function zoneOffsetSeconds(epochSeconds: number, timeZone: string = DEFAULT_TIME_ZONE): number {
-  return tzOffset(knownZone(timeZone), new Date(epochSeconds * 1000)) * 60;
 }
 
 /** The local date and time parts of an instant (hour 0–23). */
@@ -124,17 +100,14 @@ export function addLocalDays(epochSeconds: number, days: number, timeZone: strin
   return zonedWallClock(addCalendarDays(p, days), p.hour * 3600 + p.minute * 60 + p.second, timeZone);
 }
 
-/**
- * How long a span looks on the clock in `timeZone`: 09:00 Saturday to 17:00 Sunday is 32 hours on the clock
- * whether the clocks change in between (31 or 33 real hours) or not.
- */
-export function wallClockSeconds(start: number, end: number, timeZone: string = DEFAULT_TIME_ZONE): number {
-  return end - start + zoneOffsetSeconds(end, timeZone) - zoneOffsetSeconds(start, timeZone);
-}
-
 /** ISO 8601 local date-time with its offset, e.g. '2025-07-15T11:00:00+01:00'. */
 export function zonedIsoDateTime(epochSeconds: number, timeZone: string = DEFAULT_TIME_ZONE): string {
-  return new TZDate(Math.floor(epochSeconds) * 1000, knownZone(timeZone)).toISOString().replace('.000', '');
+  const at = Math.floor(epochSeconds);
+  const offset = Math.round(zoneOffsetSeconds(at, timeZone) / 60);
+  const local = new Date((at + offset * 60) * 1000).toISOString().slice(0, 19);
+  const minutes = Math.abs(offset);
+  const hhmm = `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+  return `${local}${offset < 0 ? '-' : '+'}${hhmm}`;
 }
 
 /**

@@ -7,14 +7,14 @@
  * as `parent_window_url` when embed.js passed it. Memberships: what a member would pay, linking to the plans.
  */
 import { useEffect, useMemo, useState } from 'react';
-import { useStore } from '@nanostores/react';
+import { useStore } from '../lib/use-store.ts';
 import type { OccurrenceView } from '../lib/types.ts';
 import type { Flow } from '../domain/checkout/flows.ts';
 import { originForContext } from '../domain/checkout/origins.ts';
 import { formatOccurrenceRange } from '../lib/format.ts';
 import { $liveOccurrences, $selectedOccurrenceId, initSelectedOccurrence } from '../stores/course.ts';
 import { useHydrated } from '../lib/hydrated.ts';
-import { embedParentUrl } from '../stores/embed.ts';
+import { embedParentUrl } from '../stores/embed-parent.ts';
 import { bookableOccurrences } from '../domain/listing.ts';
 
 export interface BookingAsideProps {

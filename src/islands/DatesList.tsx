@@ -6,7 +6,7 @@
  * embed); the chosen one (from the URL) is highlighted and its page shown.
  */
 import { useEffect, useMemo, useState } from 'react';
-import { useStore } from '@nanostores/react';
+import { useStore } from '../lib/use-store.ts';
 import type { LinkContext, OccurrenceView, OfferView } from '../lib/types.ts';
 import { fetchCourseOccurrences } from '../lib/api.ts';
 import { courseLink } from '../domain/links.ts';

@@ -3,18 +3,16 @@
  *
  * - Marketplace and minisites: the HttpOnly session cookie (shared through the parent domain, or handed to a
  *   localhost minisite by the one-time-token redirect; see api/auth/README.md).
- * - Embed: no third-party cookies. Logging in opens the main site's /login in a first-party window
+ * - Embed: no third-party cookies (the login window and the code exchange are in embed-login.ts). Logging in opens the main site's /login in a first-party window
  *   (window.open … mode=embed); after login that window posts a one-time code back
  *   ({type: 'marketplace:embed-code', code}, main-site origin only); the embed trades it for a bearer token,
  *   kept in sessionStorage ('marketplace:embed_token') and sent as `Authorization: Bearer`.
- * - After login (spec 4, 5): the stored redirect (localStorage authRedirect: only when its hostname ends with
- *   the allowed domain, never the site root), else the admin host for educator admins, else /profile.
+ * - After login (spec 4, 5): see login.ts (only the login page needs it).
  */
 import { isEducatorAdmin } from '../domain/roles.ts';
 import { atom } from 'nanostores';
 import type { Identity as ApiIdentity, IdentityEducator } from '../../api/auth/identity.ts';
 import { apiUrl } from '../lib/api-url.ts';
-import { AUTH_REDIRECT_KEY, isAllowedRedirect, postLoginDestination } from '../domain/redirects.ts';
 import { loginUrl, logoutUrl } from '../domain/links.ts';
 
 export type { IdentityEducator };
@@ -39,7 +37,8 @@ export const EMBED_CODE_MESSAGE = 'marketplace:embed-code';
 /** sessionStorage flag on a localhost minisite: the hand-off from the main host was tried in this tab. */
 export const HANDOFF_CHECKED_KEY = 'marketplace:handoff-checked';
 
-function storage(kind: 'local' | 'session'): Storage | null {
+/** Local or session storage, or null where the browser refuses it (a third-party frame, privacy modes). */
+export function storage(kind: 'local' | 'session'): Storage | null {
   try {
     return kind === 'local' ? window.localStorage : window.sessionStorage;
   } catch {
@@ -61,7 +60,8 @@ export function embedToken(): string | null {
   }
 }
 
-function keepEmbedToken(token: string | null): void {
+/** Keeps (or with null forgets) the embed's bearer token. */
+export function keepEmbedToken(token: string | null): void {
   memoryToken = token;
   try {
     const store = storage('session');
@@ -141,117 +141,6 @@ export function loginHref(options: { educatorId?: string | null; redirect?: stri
 /** Spec 2.5: /logout?redirect={current url}. */
 export function logoutHref(redirect: string = location.href): string {
   return logoutUrl(redirect);
-}
-
-/**
- * Starts a login from any page. Outside the embed the browser goes to the main site's /login.
- * In the embed a first-party window opens instead and `onDone` runs once the embed holds its token.
- */
-export function startLogin(options: { educatorId?: string | null; onDone?: () => void } = {}): void {
-  if (currentContext() !== 'embed') {
-    location.assign(loginHref(options));
-    return;
-  }
-  // Spec 2.5 / 2.16: the login link carries the current URL as `redirect`, in the embed's window too (the
-  // window hands the session back by postMessage; the login page keeps `redirect` out of its stored redirect).
-  const url = new URL(loginHref({ educatorId: options.educatorId }));
-  url.searchParams.set('mode', 'embed');
-  const origin = mainOrigin();
-  const stop = listenForEmbedCode(origin, () => {
-    stop();
-    options.onDone?.();
-  });
-  const popup = window.open(url.toString(), 'marketplace-login', 'popup,width=480,height=720');
-  if (!popup) {
-    stop();
-    // Pop-ups blocked: a new tab still logs in; the embed picks the session up when the window returns.
-    window.open(url.toString(), '_blank', 'noopener');
-  }
-}
-
-/** Inside the embed: trades a one-time code from the login window for the embed's bearer token. */
-export async function acceptEmbedCode(code: string): Promise<boolean> {
-  try {
-    const res = await fetch(apiUrl('/auth/embed/exchange'), {
-      method: 'POST',
-      credentials: 'include',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ code }),
-    });
-    if (!res.ok) return false;
-    const body = (await res.json()) as { token?: string };
-    if (!body.token) return false;
-    keepEmbedToken(body.token);
-    await loadIdentity(true);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Listens for the login window's code, from the main site's origin only. Returns the unsubscribe function. */
-export function listenForEmbedCode(origin: string, onLogin: () => void): () => void {
-  const handler = async (event: MessageEvent) => {
-    if (event.origin !== origin) return;
-    const data = event.data as { type?: string; code?: string } | null;
-    if (!data || data.type !== EMBED_CODE_MESSAGE || typeof data.code !== 'string') return;
-    if (await acceptEmbedCode(data.code)) onLogin();
-  };
-  window.addEventListener('message', handler);
-  return () => window.removeEventListener('message', handler);
-}
-
-/** Spec 5: remembers the post-login redirect, only for our own domain and never the site root. */
-export function rememberRedirect(url: string | null, allowedDomain: string = location.hostname): boolean {
-  const store = storage('local');
-  if (!store) return false;
-  if (url && isAllowedRedirect(url, allowedDomain)) {
-    store.setItem(AUTH_REDIRECT_KEY, url);
-    return true;
-  }
-  store.removeItem(AUTH_REDIRECT_KEY);
-  return false;
-}
-
-/** Spec 4 "After login": where to go now (and forget the stored redirect). */
-export function takePostLoginDestination(identity: Identity, allowedDomain: string = location.hostname): string {
-  const store = storage('local');
-  const stored = store?.getItem(AUTH_REDIRECT_KEY) ?? null;
-  store?.removeItem(AUTH_REDIRECT_KEY);
-  return postLoginDestination({
-    storedRedirect: stored && isAllowedRedirect(stored, allowedDomain) ? stored : null,
-    identity,
-    adminHost: identity.site?.adminOrigin ?? adminOrigin(),
-  });
-}
-
-/**
- * Goes to a destination after login. A localhost minisite (hand-off mode) first collects its own session
- * from the main host through /api/auth/handoff/start on that minisite.
- */
-export function goAfterLogin(destination: string): void {
-  let url: URL;
-  try {
-    url = new URL(destination, location.href);
-  } catch {
-    location.assign('/profile');
-    return;
-  }
-  const main = new URL(mainOrigin());
-  const handoff = url.host !== main.host && isHandoffHost(url.hostname, main.hostname) && url.port === main.port && url.protocol === main.protocol;
-  if (handoff) {
-    const start = new URL('/api/auth/handoff/start', url.origin);
-    start.searchParams.set('return', url.toString());
-    location.assign(start.toString());
-    return;
-  }
-  location.assign(url.toString());
-}
-
-/** A minisite of a main host that cannot share a cookie domain (localhost, IP addresses). */
-export function isHandoffHost(hostname: string, mainHostname: string): boolean {
-  const sharedDomainPossible = mainHostname.includes('.') && !/^[\d.]+$/.test(mainHostname) && !mainHostname.includes(':');
-  return !sharedDomainPossible && hostname.endsWith(`.${mainHostname}`);
 }
 
 /** Is this identity an admin of the educator (spec 6)? */

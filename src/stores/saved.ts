@@ -7,14 +7,20 @@
  * - Saving while signed out remembers the course (localStorage) and logs in; once authenticated,
  *   `flushPendingSave()` saves it.
  */
-import { atom, computed } from 'nanostores';
+import { atom } from 'nanostores';
 import { $identity, apiFetch, loadIdentity } from './identity.ts';
 
 export const $serverSaved = atom<Record<string, boolean>>({});
 export const $localSaved = atom<Record<string, boolean>>({});
 
-/** What the hearts show: the local choice, else the server's value, else not saved. */
-export const $saved = computed([$serverSaved, $localSaved], (server, local) => ({ ...server, ...local }));
+/**
+ * What the hearts show: the local choice, else the server's value, else not saved. Kept up to date by hand
+ * rather than with nanostores' computed(), which would add its lifecycle code to every page with a heart.
+ */
+export const $saved = atom<Record<string, boolean>>({});
+const mergeSaved = () => $saved.set({ ...$serverSaved.get(), ...$localSaved.get() });
+$serverSaved.listen(mergeSaved);
+$localSaved.listen(mergeSaved);
 
 export const PENDING_SAVE_KEY = 'marketplace:pending-save';
 /** A pending save older than this (seconds) is forgotten. */

@@ -61,7 +61,7 @@ const ROOT = process.cwd();
 
 const REPORTED = [
   'not found', 'site page', 'marketplace home', 'marketplace search', 'marketplace about', 'marketplace courses', 'marketplace reviews', 'marketplace enquiry', 'marketplace course',
-  'marketplace category', 'minisite home', 'minisite course', 'embed course',
+  'marketplace category', 'minisite home', 'minisite course', 'embed courses', 'embed course',
 ] as const;
 const EDUCATOR_PAGES = new Set(['courses', 'reviews', 'enquiry', 'waitlist']);
 const MINISITE_PAGES = new Set(['about', 'reviews', 'enquiry', 'waitlist']);

@@ -371,7 +371,7 @@ describe('embed login without third-party cookies', () => {
     await frame.locator('body').waitFor();
     const embed = page.frames().find((f) => f.url().startsWith(embedUrl))!;
     const main = new URL(baseUrl()).origin;
-    // The embed listens for the code (as src/stores/identity.ts does) and opens the main site's login.
+    // The embed listens for the code (as src/stores/embed-login.ts does) and opens the main site's login.
     await embed.evaluate((origin) => {
       (window as unknown as { __login: Promise<string> }).__login = new Promise((resolve) => {
         window.addEventListener('message', async (event) => {

@@ -73,6 +73,10 @@ describe('offsets, parts and wall-clock lengths', () => {
     expect(zonedIsoDateTime(at('2026-03-29T01:30:00Z'))).toBe('2026-03-29T02:30:00+01:00');
     expect(zonedIsoDateTime(at('2026-10-25T00:30:00Z'))).toBe('2026-10-25T01:30:00+01:00');
     expect(zonedIsoDateTime(at('2026-10-25T01:30:00Z'))).toBe('2026-10-25T01:30:00+00:00');
+    // Offsets west of Greenwich and with minutes.
+    expect(zonedIsoDateTime(at('2026-01-15T12:00:00Z'), 'America/New_York')).toBe('2026-01-15T07:00:00-05:00');
+    expect(zonedIsoDateTime(at('2026-01-15T12:00:00Z'), 'Asia/Kolkata')).toBe('2026-01-15T17:30:00+05:30');
+    expect(zonedIsoDateTime(at('2026-01-15T12:00:00Z') + 0.9)).toBe('2026-01-15T12:00:00+00:00');
     expect(zonedParts(at('2026-10-25T01:30:00Z'))).toEqual({ year: 2026, month: 10, day: 25, hour: 1, minute: 30, second: 0 });
   });
   it('a span keeps its clock length when the clocks change inside it', () => {

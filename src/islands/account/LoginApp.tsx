@@ -6,9 +6,8 @@
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { readError } from '../../lib/api.ts';
-import {
-  EMBED_CODE_MESSAGE, apiFetch, goAfterLogin, loadIdentity, rememberRedirect, takePostLoginDestination, type Identity,
-} from '../../stores/identity.ts';
+import { EMBED_CODE_MESSAGE, apiFetch, loadIdentity, type Identity } from '../../stores/identity.ts';
+import { goAfterLogin, rememberRedirect, takePostLoginDestination } from '../../stores/login.ts';
 import { AUTH_REDIRECT_KEY } from '../../domain/redirects.ts';
 import './account.css';
 

@@ -4,9 +4,8 @@
  * one-time code a first-party login window posts back (DESIGN 5). Spec 4: "The identity state refreshes
  * if it is not ready".
  */
-import {
-  $identity, authHeaders, listenForEmbedCode, loadIdentity, startLogin, type Identity,
-} from '../../stores/identity.ts';
+import { $identity, authHeaders, loadIdentity, type Identity } from '../../stores/identity.ts';
+import { listenForEmbedCode, startLogin } from '../../stores/embed-login.ts';
 
 export { $identity, authHeaders, listenForEmbedCode, startLogin };
 export type CheckoutIdentity = Identity;

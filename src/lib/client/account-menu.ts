@@ -108,6 +108,13 @@ function mountMenu(slot: HTMLElement): void {
   $identity.subscribe(render);
 }
 
-const slots = document.querySelectorAll<HTMLElement>('[data-account-menu]');
-slots.forEach(mountMenu);
-if (slots.length > 0) void loadIdentity().then((id) => (id.authenticated ? flushPendingSave() : null));
+let started = false;
+
+/** Fills every account menu mount on the page (once; AccountMount.astro calls it). */
+export function initAccountMenu(): void {
+  if (started) return;
+  started = true;
+  const slots = document.querySelectorAll<HTMLElement>('[data-account-menu]');
+  slots.forEach(mountMenu);
+  if (slots.length > 0) void loadIdentity().then((id) => (id.authenticated ? flushPendingSave() : null));
+}

@@ -7,9 +7,18 @@ import { adminLinks } from '../../domain/links.ts';
 import { $identity, administers, adminOrigin, loadIdentity } from '../../stores/identity.ts';
 import { h } from './dom.ts';
 
-const mounts = document.querySelectorAll<HTMLElement>('[data-admin-notice]');
+let started = false;
 
-for (const mount of mounts) {
+/** Fills every admin notice mount on the page (once; AdminNoticeMount.astro calls it). */
+export function initAdminNotice(): void {
+  if (started) return;
+  started = true;
+  const mounts = document.querySelectorAll<HTMLElement>('[data-admin-notice]');
+  for (const mount of mounts) watchMount(mount);
+  if (mounts.length > 0) void loadIdentity();
+}
+
+function watchMount(mount: HTMLElement): void {
   const educatorId = mount.dataset.educatorId ?? '';
   const courseId = mount.dataset.courseId || undefined;
   $identity.subscribe((identity) => {
@@ -25,4 +34,3 @@ for (const mount of mounts) {
     );
   });
 }
-if (mounts.length > 0) void loadIdentity();

@@ -6,17 +6,24 @@
 import { sendAnalyticsEvent } from '../analytics.ts';
 import { EXTERNAL_REDIRECT } from '../../domain/analytics.ts';
 
-const marker = document.querySelector<HTMLElement>('[data-page-analytics]');
-if (marker?.dataset.name && marker.dataset.educatorRef) {
-  sendAnalyticsEvent({
-    name: marker.dataset.name,
-    educator_ref: marker.dataset.educatorRef,
-    ...(marker.dataset.courseRef ? { course_ref: marker.dataset.courseRef } : {}),
+let started = false;
+
+/** Sends the page's view event and follows social link clicks (once; PageAnalytics.astro calls it). */
+export function initPageAnalytics(): void {
+  if (started) return;
+  started = true;
+  const marker = document.querySelector<HTMLElement>('[data-page-analytics]');
+  if (marker?.dataset.name && marker.dataset.educatorRef) {
+    sendAnalyticsEvent({
+      name: marker.dataset.name,
+      educator_ref: marker.dataset.educatorRef,
+      ...(marker.dataset.courseRef ? { course_ref: marker.dataset.courseRef } : {}),
+    });
+  }
+
+  document.addEventListener('click', (event) => {
+    const link = (event.target as Element | null)?.closest<HTMLAnchorElement>('a[data-social-link]');
+    if (!link?.dataset.educatorRef) return;
+    sendAnalyticsEvent({ name: EXTERNAL_REDIRECT, educator_ref: link.dataset.educatorRef, link_type: link.dataset.socialLink });
   });
 }
-
-document.addEventListener('click', (event) => {
-  const link = (event.target as Element | null)?.closest<HTMLAnchorElement>('a[data-social-link]');
-  if (!link?.dataset.educatorRef) return;
-  sendAnalyticsEvent({ name: EXTERNAL_REDIRECT, educator_ref: link.dataset.educatorRef, link_type: link.dataset.socialLink });
-});

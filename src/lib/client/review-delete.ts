@@ -63,10 +63,17 @@ function refresh(): void {
   }
 }
 
-$identity.subscribe((identity) => {
-  if (!identity.ready) return;
-  refresh();
-  // Tells whoever waits for the page (a browser test) that the controls now match the signed-in learner.
-  document.documentElement.dataset.reviewActionsReady = 'true';
-});
-void loadIdentity().then(() => watchPage(refresh));
+let started = false;
+
+/** Watches the page's reviews for the signed-in author's own (once; ReviewActionsMount.astro calls it). */
+export function initReviewDelete(): void {
+  if (started) return;
+  started = true;
+  $identity.subscribe((identity) => {
+    if (!identity.ready) return;
+    refresh();
+    // Tells whoever waits for the page (a browser test) that the controls now match the signed-in learner.
+    document.documentElement.dataset.reviewActionsReady = 'true';
+  });
+  void loadIdentity().then(() => watchPage(refresh));
+}

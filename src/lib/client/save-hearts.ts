@@ -4,7 +4,7 @@
  * (search results). Signed out, a click opens the "Log in to save this course" dialog rendered by
  * SaveHeartsMount.astro; after login the course is saved (stores/saved.ts).
  */
-import { $identity, currentContext, loadIdentity, startLogin } from '../../stores/identity.ts';
+import { $identity, currentContext, loadIdentity, loginHref } from '../../stores/identity.ts';
 import { $saved, flushPendingSave, loadSavedStatus, rememberPendingSave, setSaved } from '../../stores/saved.ts';
 import { h, icon, setAttrs, watchPage } from './dom.ts';
 
@@ -18,10 +18,10 @@ interface Mount {
 }
 
 const mounts = new Map<HTMLElement, Mount>();
-const dialog = document.querySelector<HTMLDialogElement>('dialog[data-save-hearts]');
-/** On a minisite, its educator: the modal's login carries &educator= (spec 2.5; not from the marketplace). */
-const educatorId = dialog?.dataset.educatorId || undefined;
+let dialog: HTMLDialogElement | null = null;
+/** The course whose heart opened the login dialog. */
 let pending: Mount | null = null;
+let started = false;
 
 /** Sets a button's state from the saved map (the local choice, else the server's answer). */
 function paint(mount: Mount, saved: Record<string, boolean>): void {
@@ -78,19 +78,27 @@ function refresh(): void {
   if (added && $identity.get().authenticated) void loadSavedStatus([...mounts.values()].map((m) => m.courseId));
 }
 
-if (dialog) {
-  dialog.querySelector('[data-save-login]')?.addEventListener('click', () => {
-    if (!pending) return;
-    rememberPendingSave(pending.courseId);
-    startLogin({ educatorId });
-  });
-  dialog.querySelector('[data-save-cancel]')?.addEventListener('click', () => dialog.close());
-  dialog.addEventListener('close', () => {
-    pending = null;
-  });
-}
-
-if (currentContext() !== 'embed' && !location.pathname.startsWith('/embed')) {
+/** Fills every heart mount on the page, now and as cards arrive (once; SaveHeartsMount.astro calls it). */
+export function initSaveHearts(): void {
+  if (started) return;
+  started = true;
+  if (currentContext() === 'embed' || location.pathname.startsWith('/embed')) return;
+  dialog = document.querySelector<HTMLDialogElement>('dialog[data-save-hearts]');
+  if (dialog) {
+    const modal = dialog;
+    // On a minisite, its educator: the modal's login carries &educator= (spec 2.5; not from the marketplace).
+    const educatorId = modal.dataset.educatorId || undefined;
+    modal.querySelector('[data-save-login]')?.addEventListener('click', () => {
+      if (!pending) return;
+      rememberPendingSave(pending.courseId);
+      // Hearts are never in the embed, so the login is the main site's page (the embed's window is embed-login.ts).
+      location.assign(loginHref({ educatorId }));
+    });
+    modal.querySelector('[data-save-cancel]')?.addEventListener('click', () => modal.close());
+    modal.addEventListener('close', () => {
+      pending = null;
+    });
+  }
   watchPage(refresh);
   $saved.subscribe((saved) => mounts.forEach((mount) => paint(mount, saved)));
   $identity.subscribe((identity) => {
