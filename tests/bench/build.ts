@@ -65,8 +65,8 @@ const REPORTED = [
   'marketplace about', 'marketplace courses', 'marketplace reviews', 'marketplace enquiry', 'marketplace course',
   'marketplace category', 'minisite home', 'minisite course', 'embed course',
 ] as const;
-const EDUCATOR_PAGES = new Set(['courses', 'reviews', 'enquiry', 'waitlist']);
-const MINISITE_PAGES = new Set(['about', 'reviews', 'enquiry', 'waitlist']);
+const EDUCATOR_PAGES = new Set(['courses', 'reviews', 'enquiry', 'waitlist', 'memberships']);
+const MINISITE_PAGES = new Set(['about', 'reviews', 'enquiry', 'waitlist', 'memberships']);
 
 function pageType(path: string): string {
   const parts = path.split(sep);
