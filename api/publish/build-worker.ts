@@ -9,7 +9,7 @@ import { createSiteBuilder, type ChunkReport } from './site-build.ts';
 export type ToBuildWorker = { type: 'chunk'; ids: string[] } | { type: 'stop' };
 export type FromBuildWorker =
   | { type: 'ready' }
-  | { type: 'done'; report: ChunkReport; ms: number }
+  | { type: 'done'; report: ChunkReport; ms: number; cpuMs: number }
   | { type: 'failed'; error: string };
 
 const send = (message: FromBuildWorker) => process.send!(message);
@@ -39,9 +39,12 @@ try {
         process.exit(0);
       }
       const started = performance.now();
+      // CPU time of the whole process, compression on libuv's threads included.
+      const cpu = process.cpuUsage();
       try {
         const report = await builder.renderChunk(message.ids);
-        send({ type: 'done', report, ms: performance.now() - started });
+        const used = process.cpuUsage(cpu);
+        send({ type: 'done', report, ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000 });
       } catch (error) {
         send({ type: 'failed', error: error instanceof Error ? error.stack ?? error.message : String(error) });
       }

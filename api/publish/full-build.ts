@@ -64,10 +64,11 @@ const chunks: string[][] = [];
 for (let i = 0; i < ids.length; i += chunkSize) chunks.push(ids.slice(i, i + chunkSize));
 
 const catalogueStarted = performance.now();
-const totals = { educators: 0, files: 0, pages: 0 };
+const totals = { educators: 0, files: 0, pages: 0, workerCpuSeconds: 0 };
 // The launcher compiles the worker beside this file (BUILD_WORKER_FILE); from the sources, tsx runs it.
 const workerFile = process.env.BUILD_WORKER_FILE || fileURLToPath(new URL('./build-worker.ts', import.meta.url));
-const workerExecArgv = workerFile.endsWith('.ts') ? ['--import', 'tsx'] : [];
+// BUILD_WORKER_NODE_ARGS adds node flags to the workers, e.g. '--cpu-prof --cpu-prof-dir=.tmp/prof' to see where their time goes.
+const workerExecArgv = [...(workerFile.endsWith('.ts') ? ['--import', 'tsx'] : []), ...(process.env.BUILD_WORKER_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [])];
 const workers: ChildProcess[] = [];
 let nextChunk = 0;
 let lastProgress = performance.now();
@@ -99,6 +100,7 @@ await new Promise<void>((ok, fail) => {
         totals.educators += message.report.educators;
         totals.files += message.report.files;
         totals.pages += message.report.pages;
+        totals.workerCpuSeconds += message.cpuMs / 1000;
         if (performance.now() - lastProgress > 10_000) {
           lastProgress = performance.now();
           const s = seconds(catalogueStarted);
@@ -119,5 +121,5 @@ await new Promise<void>((ok, fail) => {
 });
 
 const catalogueSeconds = seconds(catalogueStarted);
-console.log(`[build-site] astro build ${astroSeconds.toFixed(1)} s; ${totals.educators} educators: ${totals.pages} pages (${totals.files} files) in ${catalogueSeconds.toFixed(1)} s (${(totals.pages / Math.max(catalogueSeconds, 0.001)).toFixed(0)} pages/s, ${Math.min(workerCount, chunks.length)} workers)`);
+console.log(`[build-site] astro build ${astroSeconds.toFixed(1)} s; ${totals.educators} educators: ${totals.pages} pages (${totals.files} files) in ${catalogueSeconds.toFixed(1)} s (${(totals.pages / Math.max(catalogueSeconds, 0.001)).toFixed(0)} pages/s, ${Math.min(workerCount, chunks.length)} workers, ${((totals.workerCpuSeconds * 1000) / Math.max(totals.files, 1)).toFixed(1)} ms of CPU per file)`);
 console.log(`build-site ${JSON.stringify({ astroSeconds, catalogueSeconds, workers: Math.min(workerCount, chunks.length), ...totals })}`);

@@ -4,10 +4,11 @@
  * not the catalogue. The full build (full-build.ts) runs one of these per core, each in its own worker process
  * (build-worker.ts), and hands out the chunks.
  */
-import { join, resolve } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { Db } from '../../db/client.ts';
 import { loadEducatorCatalogue } from '../../db/queries/pages.ts';
-import { writeSiteFile } from '../static/files.ts';
+import { compressedSiblings, isCompressible } from '../static/files.ts';
 import { createRenderer, type Renderer } from './render.ts';
 import { carouselCache, pagesOf, renderEducatorPage } from './educator.ts';
 
@@ -17,8 +18,6 @@ import { carouselCache, pagesOf, renderEducatorPage } from './educator.ts';
  * quality 5 takes about a fifth of the time of 6 for 2–3 % more bytes (docs/benchmarks.md, "Static build").
  */
 export const BUILD_PAGE_BROTLI_QUALITY = 5;
-/** Files being compressed and written while the next page renders (compression runs on libuv's threads). */
-const WRITES_IN_FLIGHT = 8;
 
 export interface ChunkReport {
   educators: number;
@@ -47,29 +46,35 @@ export async function createSiteBuilder(options: { db: Db; distDir: string; now:
       const report: ChunkReport = { educators: 0, files: 0, pages: 0 };
       const data = await loadEducatorCatalogue(db, educatorIds, now);
       await carousels.fill(data, (id) => categorySlug.get(id));
-      const writing = new Set<Promise<void>>();
-      let failure: unknown = null;
-      const write = async (file: string, body: string) => {
-        while (writing.size >= WRITES_IN_FLIGHT) await Promise.race(writing);
-        if (failure) throw failure;
-        const pending = writeSiteFile(join(clientDir, file), body, { brotliQuality })
-          .catch((error: unknown) => {
-            failure ??= error;
-          })
-          .finally(() => writing.delete(pending));
-        writing.add(pending);
+      // An educator's folders are its own: remembered for the chunk only, so memory does not grow with the catalogue.
+      const folders = new Set<string>();
+      // The folder is new and nobody serves it yet: plain writes, no write-beside-and-rename as the publisher
+      // needs, each folder made once, and compression in this thread (one worker per core keeps the cores busy;
+      // handing small jobs to libuv's threads cost more than they saved, measured).
+      const write = (file: string, body: string) => {
+        const path = join(clientDir, file);
+        const folder = dirname(path);
+        if (!folders.has(folder)) {
+          mkdirSync(folder, { recursive: true });
+          folders.add(folder);
+        }
+        const data = Buffer.from(body);
+        writeFileSync(path, data);
+        if (isCompressible(path, data.length)) {
+          const { br, gz } = compressedSiblings(data, { brotliQuality });
+          writeFileSync(`${path}.br`, br);
+          writeFileSync(`${path}.gz`, gz);
+        }
         report.files++;
         if (file.endsWith('.html')) report.pages++;
       };
       for (const model of data.educators) {
         const courseBySlug = new Map(model.courses.map((c) => [c.course.slug, c]));
         for (const page of pagesOf(model)) {
-          for (const [file, body] of await renderEducatorPage(renderer, db, page, model, data, now, courseBySlug)) await write(file, body);
+          for (const [file, body] of await renderEducatorPage(renderer, db, page, model, data, now, courseBySlug)) write(file, body);
         }
         report.educators++;
       }
-      await Promise.all(writing);
-      if (failure) throw failure;
       return report;
     },
     close: () => renderer.close(),

@@ -51,9 +51,16 @@ function formatter(locale: string, currency: Currency, fractionDigits: number | 
   return f;
 }
 
+const digitsOf = new Map<string, number>();
+
 /** Number of minor-unit digits of a currency (2 for GBP, 0 for JPY). */
 export function currencyDigits(currency: Currency): number {
-  return formatter(MONEY_LOCALE, currency, null).resolvedOptions().maximumFractionDigits ?? 2;
+  let digits = digitsOf.get(currency);
+  if (digits === undefined) {
+    digits = formatter(MONEY_LOCALE, currency, null).resolvedOptions().maximumFractionDigits ?? 2;
+    digitsOf.set(currency, digits);
+  }
+  return digits;
 }
 
 export interface FormatMoneyOptions {

@@ -5,6 +5,7 @@
  *   npm run bench:build                             demo catalogue (30 educators), then a large one (1,300 educators)
  *   npm run bench:build -- --educators 1300,5000    large runs with 1,300 and 5,000 educators
  *   npm run bench:build -- --skip-large             the demo catalogue only
+ *   npm run bench:build -- --skip-demo              the large runs only
  *   npm run bench:build -- --workers 1              the build with one worker process (default: one per core)
  *   --keep                                          keep the databases and build output (in .tmp/bench-build-…)
  *
@@ -37,12 +38,13 @@ const { values } = parseArgs({
     educators: { type: 'string', default: '1300' },
     workers: { type: 'string' },
     'skip-large': { type: 'boolean', default: false },
+    'skip-demo': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
 if (values.help) {
-  console.log('Usage: npm run bench:build -- [--educators N[,N…]] [--skip-large] [--workers N] [--keep]');
+  console.log('Usage: npm run bench:build -- [--educators N[,N…]] [--skip-large] [--skip-demo] [--workers N] [--keep]');
   process.exit(0);
 }
 const LARGE = values.educators.split(',').map(Number);
@@ -63,8 +65,8 @@ const REPORTED = [
   'not found', 'site page', 'marketplace home', 'marketplace search', 'marketplace about', 'marketplace courses', 'marketplace reviews', 'marketplace enquiry', 'marketplace course',
   'marketplace category', 'minisite home', 'minisite course', 'embed courses', 'embed course',
 ] as const;
-const EDUCATOR_PAGES = new Set(['courses', 'reviews', 'enquiry', 'waitlist']);
-const MINISITE_PAGES = new Set(['about', 'reviews', 'enquiry', 'waitlist']);
+const EDUCATOR_PAGES = new Set(['courses', 'reviews', 'enquiry', 'waitlist', 'memberships']);
+const MINISITE_PAGES = new Set(['about', 'reviews', 'enquiry', 'waitlist', 'memberships']);
 /** The marketplace's own pages beside the educators' (src/pages/*.astro). */
 const SITE_PAGES = new Set(['terms', 'privacy', 'pricing']);
 
@@ -350,8 +352,10 @@ function print(r: RunFigures): void {
 
 const results: RunFigures[] = [];
 console.log(`bench:build on ${process.platform} ${process.arch}, Node ${process.version}, ${new Date().toISOString()}`);
-results.push(await run('demo', DEMO));
-print(results[0]!);
+if (!values['skip-demo']) {
+  results.push(await run('demo', DEMO));
+  print(results[0]!);
+}
 if (!values['skip-large']) {
   for (const educators of LARGE) {
     const r = await run('large', educators);

@@ -4,6 +4,8 @@
  *   npm run bench:publish                      1,300 educators (about 54,000 pages), 20 changes
  *   npm run bench:publish -- --educators 200   a smaller catalogue
  *   --keep                                     keep the database and the built site (.tmp/bench-publish-…)
+ *   --db <sqlite> --dist <dist> --port <n>     a catalogue and its full build kept by `npm run bench:build -- --keep`
+ *                                              (built with PUBLIC_HOST=localhost:<n>): used in place, changed by the run
  *
  * Seeds the demo catalogue into a fresh SQLite file (DATABASE_URL=postgres://… for PostgreSQL: that database
  * is reset), builds the whole site as `npm run build` does (scripts/build-site.mjs: every page on disk, so an
@@ -14,7 +16,7 @@
  * and the pages the publisher re-rendered and wrote for it (from its log). Figures only, no assertions.
  */
 import { spawn, execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseArgs } from 'node:util';
@@ -32,8 +34,10 @@ const { values } = parseArgs({
     keep: { type: 'boolean', default: false },
     /** Reuse a seeded SQLite database instead of seeding one. */
     db: { type: 'string' },
-    /** Reuse a full build of the same database (copied: the publishes change it). */
+    /** Reuse a full build of the same database, in place (the publishes change it). */
     dist: { type: 'string' },
+    /** The port to serve on: the one in the PUBLIC_HOST the reused build was made with. */
+    port: { type: 'string' },
   },
 });
 const EDUCATORS = Number(values.educators);
@@ -78,9 +82,8 @@ const categoryCount = (await db.selectFrom('categories').select('id').execute())
 const cataloguePages = [...catalogueEducators.values()].reduce((n, e) => n + educatorPages(e).filter((p) => p.file.endsWith('.html')).length, 0) + categoryCount + 3;
 console.log(`catalogue: ${catalogueEducators.size} educators, ${cataloguePages} HTML pages`);
 
-const port = await freePort();
-const distDir = values.dist ? join(work, 'dist') : join(work, 'dist');
-if (values.dist) cpSync(values.dist, distDir, { recursive: true });
+const port = values.port ? Number(values.port) : await freePort();
+const distDir = values.dist ?? join(work, 'dist');
 const env = {
   ...process.env, DATABASE_URL: databaseUrl, ASTRO_OUT_DIR: distDir, PUBLIC_HOST: `localhost:${port}`,
   ASTRO_TELEMETRY_DISABLED: '1', NODE_ENV: 'production',
@@ -89,7 +92,7 @@ t = performance.now();
 if (!values.dist) await run(process.execPath, ['scripts/build-site.mjs'], { env, maxBuffer: 256 * 1024 * 1024 });
 const buildSeconds = (performance.now() - t) / 1000;
 const pages = countPages(join(distDir, 'client'));
-console.log(values.dist ? `site bundle from ${values.dist} (${pages} pages in it)` : `built ${pages} pages in ${buildSeconds.toFixed(0)} s`);
+console.log(values.dist ? `full build reused from ${values.dist} (${pages} pages in it)` : `built ${pages} pages in ${buildSeconds.toFixed(0)} s`);
 
 // The server, publisher inside, as its own process; its log lines say what each publish did.
 const server = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
@@ -210,7 +213,7 @@ await db.destroy();
 const secs = results.map((r) => r.seconds).sort((a, b) => a - b);
 const rendered = results.map((r) => r.rendered).sort((a, b) => a - b);
 console.log('');
-console.log(`catalogue: ${catalogueEducators.size} educators, ${cataloguePages} pages; ${values.dist ? `site bundle reused from ${values.dist}` : `full build ${buildSeconds.toFixed(0)} s, ${pages} pages`}; ${databaseUrl.startsWith('postgres') ? 'PostgreSQL' : 'SQLite'}`);
+console.log(`catalogue: ${catalogueEducators.size} educators, ${cataloguePages} pages; ${values.dist ? `full build reused from ${values.dist}` : `full build ${buildSeconds.toFixed(0)} s, ${pages} pages`}; ${databaseUrl.startsWith('postgres') ? 'PostgreSQL' : 'SQLite'}`);
 console.log('| change | n | p50 s | max s | pages rendered per change (min–max) | files written (min–max) |');
 console.log('|---|---|---|---|---|---|');
 for (const kind of kinds) {
