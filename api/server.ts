@@ -22,10 +22,24 @@ import { loadConfig, type Config } from './config.ts';
 import { createApp, type AstroHandler } from './app.ts';
 import { loggerFor, type Logger } from './log.ts';
 import { Workers } from './background.ts';
-import { openDb, dialectOf } from '../db/client.ts';
+import { openDb, dialectOf, type Db } from '../db/client.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { describePayments } from './payments/registry.ts';
 import { backgroundJobs } from './jobs.ts';
+
+/** A claimed educator with published courses, for the addresses printed at start-up. */
+async function sampleEducatorSlug(db: Db): Promise<string | null> {
+  const row = await db
+    .selectFrom('educators as e')
+    .innerJoin('courses as c', 'c.educator_id', 'e.id')
+    .select('e.slug')
+    .where('e.claimed', '=', true)
+    .where('c.published', '=', true)
+    .orderBy('e.id')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.slug ?? null;
+}
 
 export async function startServer(config: Config = loadConfig(), options: { log?: Logger; backgroundJobs?: boolean } = {}) {
   const log = options.log ?? loggerFor(config);
@@ -91,17 +105,8 @@ export async function startServer(config: Config = loadConfig(), options: { log?
     port,
     workers,
     /** A claimed educator with published courses, for the addresses printed at start-up. */
-    async sampleEducatorSlug(): Promise<string | null> {
-      const row = await db
-        .selectFrom('educators as e')
-        .innerJoin('courses as c', 'c.educator_id', 'e.id')
-        .select('e.slug')
-        .where('e.claimed', '=', true)
-        .where('c.published', '=', true)
-        .orderBy('e.id')
-        .limit(1)
-        .executeTakeFirst();
-      return row?.slug ?? null;
+    sampleEducatorSlug(): Promise<string | null> {
+      return sampleEducatorSlug(db);
     },
     close,
   };
@@ -185,16 +190,7 @@ async function runPrimary(config: Config, log: Logger, processes: number): Promi
   let sampleSlug: string | null = null;
   try {
     await migrateToLatest(db);
-    sampleSlug = await db
-      .selectFrom('educators as e')
-      .innerJoin('courses as c', 'c.educator_id', 'e.id')
-      .select('e.slug')
-      .where('e.claimed', '=', true)
-      .where('c.published', '=', true)
-      .orderBy('e.id')
-      .limit(1)
-      .executeTakeFirst()
-      .then((row) => row?.slug ?? null, () => null);
+    sampleSlug = await sampleEducatorSlug(db).catch(() => null);
   } finally {
     await db.destroy();
   }
