@@ -17,6 +17,7 @@ import { loggerFor } from './log.ts';
 import { requestLog } from './http/request-log.ts';
 import { requestBodyLimit } from './http/body-limit.ts';
 import { refuseNulInUrl } from './http/nul.ts';
+import { releaseAstroRequest } from './http/astro-request.ts';
 import { baseSecurityHeaders, cspForFile, holdHtmlForCsp } from './http/security-headers.ts';
 import { healthRoutes } from './routes/health.ts';
 // Checkout.
@@ -205,6 +206,7 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
         let missed = false;
         await astro(incoming, outgoing, () => {
           missed = true;
+          releaseAstroRequest(incoming);
         }, locals);
         incoming.url = original;
         if (!missed || outgoing.headersSent) return RESPONSE_ALREADY_SENT;
@@ -215,6 +217,7 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
       }
       await astro(incoming, outgoing, () => {
         passed = true;
+        releaseAstroRequest(incoming);
       }, locals);
       if (passed && !outgoing.headersSent) return notFound(c);
       return RESPONSE_ALREADY_SENT;

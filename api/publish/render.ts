@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PUBLISH_LOCALS, type PublishJob } from '../../src/lib/publish-render.ts';
+import { releaseAstroRequest } from '../http/astro-request.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void, locals?: object) => Promise<void> | void;
 
@@ -30,6 +31,7 @@ export async function createRenderer(distDir: string): Promise<Renderer> {
   const server: Server = createServer((req, res) => {
     const job = jobs.get(String(req.headers['x-publish-job'] ?? ''));
     Promise.resolve(handler(req, res, () => {
+      releaseAstroRequest(req);
       res.statusCode = 404;
       res.end();
     }, job ? { [PUBLISH_LOCALS]: job } : {})).catch((error: unknown) => {
