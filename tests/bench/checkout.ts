@@ -122,7 +122,9 @@ async function run(): Promise<void> {
         if (measure) {
           const ms = performance.now() - t0;
           latencies.push(ms);
-          byAction.set(action, [...(byAction.get(action) ?? []), ms]);
+          const values = byAction.get(action) ?? [];
+          values.push(ms);
+          byAction.set(action, values);
         }
         return { status: res.status, body: json };
       };
