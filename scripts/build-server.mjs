@@ -8,6 +8,7 @@
  *   node scripts/build-server.mjs [--outdir dist-server]
  */
 import { build } from 'esbuild';
+import { nodeBundle } from './esbuild-node.mjs';
 import { rmSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
@@ -19,15 +20,9 @@ rmSync(outdir, { recursive: true, force: true });
 await build({
   entryPoints: { server: 'api/server.ts', prepare: 'db/prepare.ts' },
   outdir,
-  outExtension: { '.js': '.mjs' },
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  packages: 'external',
+  ...nodeBundle,
   sourcemap: 'linked',
   // Stack traces in the logs point at the TypeScript sources.
   banner: { js: 'process.setSourceMapsEnabled(true);' },
-  logLevel: 'warning',
 });
 console.log(`Server compiled to ${outdir}/ in ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -8,6 +8,7 @@
  *   node scripts/build-site.mjs [--workers N] [--chunk N]
  */
 import { build } from 'esbuild';
+import { nodeBundle } from './esbuild-node.mjs';
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -20,13 +21,7 @@ try {
   await build({
     entryPoints: { 'full-build': 'api/publish/full-build.ts', 'build-worker': 'api/publish/build-worker.ts' },
     outdir,
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    logLevel: 'warning',
+    ...nodeBundle,
   });
   code = await new Promise((ok) => {
     const child = spawn(process.execPath, [join(outdir, 'full-build.mjs'), ...process.argv.slice(2)], {
