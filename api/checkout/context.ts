@@ -7,7 +7,7 @@ import type { Deps } from '../app.ts';
 import type { Dialect } from '../../db/client.ts';
 import type { SessionUser } from '../auth/types.ts';
 import type { CheckoutRow } from '../../db/schema/checkout.ts';
-import type { AddOnRow, CheckoutCatalogue, OccurrenceCatalogue, OfferRow, Q } from '../../db/queries/checkout.ts';
+import type { AddOnRow, CatalogueStamp, CheckoutCatalogue, OccurrenceCatalogue, OfferRow, Q } from '../../db/queries/checkout.ts';
 import type { Course } from '../../db/schema.ts';
 import type { Flow } from '../../src/domain/checkout/flows.ts';
 import { stepsFor, type StepId } from '../../src/domain/checkout/steps.ts';
@@ -94,8 +94,15 @@ export interface Ctx {
   def: AnyFlowDefinition;
   cat: CheckoutCatalogue;
   occ: OccurrenceCatalogue | null;
+  /** The version of the catalogue read with the checkout row (api/checkout/catalogue-cache.ts). */
+  stamp?: CatalogueStamp;
   /** Work to do after the transaction commits (cancel a provider payment, send mail…). */
   after: Array<() => Promise<void>>;
+  /**
+   * Statements that lock a row every checkout of the educator needs (the invoice counter), run as the last of the
+   * transaction, after the checkout row is saved: the lock is then held for those statements and the commit only.
+   */
+  lastly?: Array<() => Promise<void>>;
   /** The learner's membership benefits for this course (undefined: not read yet in this action). */
   member?: MemberBenefits | null;
   /** Vouchers read during this action (they change only through holds, which do not alter the discount). */
@@ -104,7 +111,7 @@ export interface Ctx {
 
 /** The same checkout on another handle (after the transaction: read with the database, keep the catalogue read inside it). */
 export function withHandle(ctx: Ctx, q: Q, row: CheckoutRow = ctx.row): Ctx {
-  return { ...ctx, q, row: { ...row, step_state: structuredClone(row.step_state ?? {}) }, after: [] };
+  return { ...ctx, q, row: { ...row, step_state: structuredClone(row.step_state ?? {}) }, after: [], lastly: [] };
 }
 
 export function entry<S>(ctx: Ctx, key: string): S | null {
@@ -223,7 +230,7 @@ export async function memberOf(ctx: Ctx): Promise<MemberBenefits | null> {
   const userId = ctx.row.user_id ?? ctx.user?.id ?? null;
   const course = ctx.cat.course;
   ctx.member = userId && course
-    ? await benefitsFor(ctx.q, { userId, educatorId: ctx.cat.educator.id, courseId: course.id, now: await membershipNow(ctx.deps, ctx.q) })
+    ? await benefitsFor(ctx.q, { userId, educatorId: ctx.cat.educator.id, courseId: course.id, now: () => membershipNow(ctx.deps, ctx.q) })
     : null;
   return ctx.member;
 }

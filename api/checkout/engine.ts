@@ -10,7 +10,8 @@ import { z } from 'zod';
 import type { Deps } from '../app.ts';
 import type { SessionUser } from '../auth/types.ts';
 import type { CheckoutRow } from '../../db/schema/checkout.ts';
-import { loadCourseCatalogue, loadEducatorCatalogue, loadOccurrence, type CheckoutCatalogue, type Q } from '../../db/queries/checkout.ts';
+import type { CatalogueStamp, CheckoutCatalogue, Q } from '../../db/queries/checkout.ts';
+import { catalogueCache } from './catalogue-cache.ts';
 import { parseWith } from '../http/parse.ts';
 import { ProblemError, problemType, problems, type Problem } from '../../src/domain/problems.ts';
 import { CHECKOUT_ORIGINS, assertFlowMatchesCourseType, contextForOrigin, flowSellsCourse, type Flow } from '../../src/domain/checkout/flows.ts';
@@ -82,20 +83,40 @@ function awaitsLogin(row: CheckoutRow, user: SessionUser | null): boolean {
   return row.user_id !== null && user === null && row.status === 'open';
 }
 
-async function lockRow(q: Q, deps: Deps, id: string): Promise<CheckoutRow | undefined> {
-  let query = q.selectFrom('checkouts').selectAll().where('id', '=', id);
-  if (deps.dialect === 'postgres') query = query.forUpdate();
-  return query.executeTakeFirst();
+/** A checkout row with the version of its educator's catalogue (api/checkout/catalogue-cache.ts). */
+interface StampedRow {
+  row: CheckoutRow;
+  stamp?: CatalogueStamp;
 }
 
-/** The working context of one checkout: its row, its flow's definition, its catalogue and occurrence. */
-async function loadCtx(deps: Deps, q: Q, row: CheckoutRow, user: SessionUser | null, preloaded?: CheckoutCatalogue): Promise<Ctx> {
-  const cat = preloaded ?? (row.course_id ? await loadCourseCatalogue(q, row.course_id) : await loadEducatorCatalogue(q, row.educator_id));
+/** Reads a checkout (locked, in a transaction on PostgreSQL) and its catalogue's version in one statement. */
+async function readCheckout(q: Q, deps: Deps, id: string, options: { lock?: boolean } = {}): Promise<StampedRow | undefined> {
+  let query = q.selectFrom('checkouts').selectAll('checkouts')
+    .select((eb) => eb.selectFrom('catalogue_versions').select('version').whereRef('catalogue_versions.educator_id', '=', 'checkouts.educator_id').as('catalogue_version'))
+    .where('checkouts.id', '=', id);
+  if (options.lock && deps.dialect === 'postgres') query = query.forUpdate();
+  const found = await query.executeTakeFirst();
+  if (!found) return undefined;
+  const { catalogue_version: version, ...row } = found;
+  return { row, stamp: { educatorId: row.educator_id, version: Number(version ?? 0) } };
+}
+
+async function lockRow(q: Q, deps: Deps, id: string): Promise<StampedRow | undefined> {
+  return readCheckout(q, deps, id, { lock: true });
+}
+
+/**
+ * The working context of one checkout: its row, its flow's definition, its catalogue and occurrence. `stamp`: the
+ * catalogue's version read with the row; `preloaded`: the catalogue a new checkout was just opened with.
+ */
+async function loadCtx(deps: Deps, q: Q, { row, stamp }: StampedRow, user: SessionUser | null, preloaded?: CheckoutCatalogue): Promise<Ctx> {
+  const catalogues = catalogueCache(deps.db);
+  const cat = preloaded ?? (row.course_id ? await catalogues.course(q, row.course_id, stamp) : await catalogues.educator(q, row.educator_id, stamp));
   if (!cat) fail(checkoutNotFoundProblem());
-  const occ = row.occurrence_id ? await loadOccurrence(q, row.occurrence_id, cat) : null;
+  const occ = row.occurrence_id ? await catalogues.occurrence(q, row.occurrence_id, cat, stamp) : null;
   return {
     deps, q, dialect: deps.dialect, now: deps.now(), user, row: { ...row, step_state: structuredClone(row.step_state ?? {}) },
-    flow: row.flow, def: flowDefinition(row.flow), cat, occ, after: [],
+    flow: row.flow, def: flowDefinition(row.flow), cat, occ, stamp, after: [],
   };
 }
 
@@ -129,6 +150,7 @@ async function saveRow(ctx: Ctx): Promise<void> {
     .execute();
   r.version = Number(r.version) + 1;
   r.updated_at = ctx.now;
+  for (const job of ctx.lastly?.splice(0) ?? []) await job();
 }
 
 /** Spec 2.14: once the learner is logged in, the login step gives way to the first after-login step. */
@@ -152,15 +174,16 @@ async function settleLogin(ctx: Ctx): Promise<boolean> {
  * or the educator of `educatorId` (a flow without a course: whether the educator sells it is the flow's
  * `initialise` to decide).
  */
-async function sellerCatalogue(db: Q, flow: Flow, body: InitialiseBody): Promise<CheckoutCatalogue> {
+async function sellerCatalogue(deps: Deps, flow: Flow, body: InitialiseBody): Promise<CheckoutCatalogue> {
+  const db = deps.db;
   if (!flowSellsCourse(flow)) {
     if (!body.educatorId) fail(problems.validation([{ key: 'educatorId', name: 'educatorId', message: 'is required' }]));
-    const cat = await loadEducatorCatalogue(db, body.educatorId);
+    const cat = await catalogueCache(db).educator(db, body.educatorId);
     if (!cat) fail(problems.notFound('No such educator'));
     return cat;
   }
   if (!body.courseId) fail(problems.validation([{ key: 'courseId', name: 'courseId', message: 'is required' }]));
-  const cat = await loadCourseCatalogue(db, body.courseId);
+  const cat = await catalogueCache(db).course(db, body.courseId);
   if (!cat || !cat.course.published) fail(problems.notFound('No such course'));
   assertFlowMatchesCourseType(flow, cat.course.type);
   return cat;
@@ -178,7 +201,7 @@ export async function initialiseCheckout(deps: Deps, user: SessionUser | null, f
       return getCheckout(deps, user, existing.id);
     }
   }
-  const cat = await sellerCatalogue(db, flow, body);
+  const cat = await sellerCatalogue(deps, flow, body);
   if (!(await canAccessCourse(db, cat, user))) fail(problems.unauthorisedCheckout('You do not have access to this course.'));
   const now = deps.now();
   const row: CheckoutRow = {
@@ -190,7 +213,7 @@ export async function initialiseCheckout(deps: Deps, user: SessionUser | null, f
   };
   const ctx = await db.transaction().execute(async (tx) => {
     await tx.insertInto('checkouts').values(row).execute();
-    const inner = await loadCtx(deps, tx, row, user, cat);
+    const inner = await loadCtx(deps, tx, { row }, user, cat);
     await inner.def.initialise?.(inner, { occurrenceId: body.occurrenceId });
     // A step the page already settled (the occurrence a course page sent) is passed.
     const steps = await stepsOf(inner);
@@ -206,10 +229,10 @@ export async function initialiseCheckout(deps: Deps, user: SessionUser | null, f
 }
 
 export async function getCheckout(deps: Deps, user: SessionUser | null, id: string): Promise<CheckoutState> {
-  const row = await deps.db.selectFrom('checkouts').selectAll().where('id', '=', id).executeTakeFirst();
-  if (row && awaitsLogin(row, user)) return lockedState(await loadCtx(deps, deps.db, row, user));
-  if (!row || !visibleTo(row, user)) fail(checkoutNotFoundProblem());
-  let ctx = await loadCtx(deps, deps.db, row, user);
+  const read = await readCheckout(deps.db, deps, id);
+  if (read && awaitsLogin(read.row, user)) return lockedState(await loadCtx(deps, deps.db, read, user));
+  if (!read || !visibleTo(read.row, user)) fail(checkoutNotFoundProblem());
+  let ctx = await loadCtx(deps, deps.db, read, user);
   if (!(await canAccessCourse(deps.db, ctx.cat, user))) fail(problems.unauthorisedCheckout('You do not have access to this course.'));
   if (ctx.user && ctx.row.current_step === 'login' && ctx.row.status === 'open') {
     const settled = await deps.db.transaction().execute(async (tx) => {
@@ -257,9 +280,10 @@ export async function submitResponse(deps: Deps, user: SessionUser | null, id: s
   let ctx: Ctx;
   try {
     ctx = await deps.db.transaction().execute(async (tx) => {
-      const row = await lockRow(tx, deps, id);
-      if (!row || !visibleTo(row, user)) fail(checkoutNotFoundProblem());
-      const inner = await loadCtx(deps, tx, row, user);
+      const locked = await lockRow(tx, deps, id);
+      if (!locked || !visibleTo(locked.row, user)) fail(checkoutNotFoundProblem());
+      const { row } = locked;
+      const inner = await loadCtx(deps, tx, locked, user);
       if (!(await canAccessCourse(tx, inner.cat, user))) fail(problems.unauthorisedCheckout('You do not have access to this course.'));
       if (row.status === 'completed') {
         // Confirming the same payment twice: the checkout is already complete, nothing more is recorded.
@@ -357,11 +381,12 @@ export async function handlePaymentEvent(deps: Deps, event: PaymentEvent): Promi
   let ctx: Ctx | null = null;
   try {
     const out = await deps.db.transaction().execute(async (tx) => {
-      const row = await lockRow(tx, deps, record.checkout_id);
-      if (!row) return { result: 'refund' as const, ctx: null };
+      const locked = await lockRow(tx, deps, record.checkout_id);
+      if (!locked) return { result: 'refund' as const, ctx: null };
+      const { row } = locked;
       if (row.status === 'completed') return { result: row.payment_id === payment.id ? 'already-complete' as const : 'refund' as const, ctx: null };
       if (row.status !== 'open' || row.payment_id !== payment.id) return { result: 'refund' as const, ctx: null };
-      const inner = await loadCtx(deps, tx, row, null);
+      const inner = await loadCtx(deps, tx, locked, null);
       if (payment.amount !== row.total_cost || payment.currency !== row.currency) return { result: 'refund' as const, ctx: null };
       const method = entry<PaymentStepState>(inner, 'payment')?.paymentMethod ?? 'card';
       await recordPaid(inner, method, payment.id);
@@ -393,10 +418,10 @@ export async function abandonCheckout(deps: Deps, user: SessionUser | null, id: 
 /** Closes an open checkout: releases its hold, cancels its provider payment. `user` null: the server's own doing. */
 async function closeCheckout(deps: Deps, user: SessionUser | null, id: string): Promise<Ctx> {
   const ctx = await deps.db.transaction().execute(async (tx) => {
-    const row = await lockRow(tx, deps, id);
-    if (!row || (user !== null && !visibleTo(row, user))) fail(checkoutNotFoundProblem());
-    if (row.status !== 'open') fail(problems.checkoutSubmission());
-    const inner = await loadCtx(deps, tx, row, user);
+    const locked = await lockRow(tx, deps, id);
+    if (!locked || (user !== null && !visibleTo(locked.row, user))) fail(checkoutNotFoundProblem());
+    if (locked.row.status !== 'open') fail(problems.checkoutSubmission());
+    const inner = await loadCtx(deps, tx, locked, user);
     if (inner.row.current_step === 'payment') await leavePayment(inner);
     else await releaseHold(tx, deps.dialect, id, inner.now);
     inner.row.status = 'abandoned';

@@ -8,7 +8,7 @@ import { ProblemError, problems } from '../../src/domain/problems.ts';
 import { assertKnownUser } from '../../src/domain/checkout/validation.ts';
 import { holdLapsedProblem, soldOutProblem, voucherProperty } from '../../src/domain/checkout/problems.ts';
 import type { StoredCostSummary } from '../../db/queries/bookings.ts';
-import { issueInvoiceNumber } from '../documents/numbering.ts';
+import { issueNewInvoiceNumber } from '../documents/numbering.ts';
 import { hasDocument } from '../documents/describe.ts';
 import { acquireHold, commitHold, currentHold } from './holds.ts';
 import { checkoutCost, entry, type Ctx, type PaymentStepState } from './context.ts';
@@ -190,10 +190,14 @@ export async function complete(ctx: Ctx, pay: CompletionPayment): Promise<void> 
   ctx.row.outcome_kind = outcome.kind;
   ctx.row.outcome_id = outcome.id;
   // A booking or order that costs something gets its invoice / receipt number in this same transaction, from the
-  // educator's gap-free sequence (api/documents/numbering.ts).
+  // educator's gap-free sequence (api/documents/numbering.ts) — as its last statement, since every booking of the
+  // educator waits for that counter's lock until this transaction commits.
   if (outcome.documents && (outcome.kind === 'booking' || outcome.kind === 'order')
     && hasDocument({ lines: base.lines, costSummary: ctx.row.cost_summary as StoredCostSummary | null, totalCost: base.total_cost })) {
-    await issueInvoiceNumber(ctx.q, ctx.dialect, { kind: outcome.kind, outcomeId: outcome.id, educatorId: ctx.row.educator_id, issuedAt: ctx.now, now: ctx.now });
+    const input = { kind: outcome.kind, outcomeId: outcome.id, educatorId: ctx.row.educator_id, issuedAt: ctx.now, now: ctx.now };
+    (ctx.lastly ??= []).push(async () => {
+      await issueNewInvoiceNumber(ctx.q, input);
+    });
   }
 
   const payment = entry<PaymentStepState>(ctx, 'payment');

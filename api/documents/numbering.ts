@@ -88,6 +88,33 @@ export async function issueInvoiceNumber(q: Q, dialect: Dialect, input: IssueInp
   return row;
 }
 
+/**
+ * The number of an outcome recorded in this very transaction (so it has none yet): one upsert that creates or
+ * raises the counter and returns the new value, then the document row. The counter row stays locked from that
+ * statement to the commit, so the checkout runs this last (api/checkout/engine.ts): the other bookings of the
+ * same educator wait for two statements, not for the whole outcome. A rollback undoes both, as above.
+ */
+export async function issueNewInvoiceNumber(q: Q, input: IssueInput): Promise<InvoiceDocumentRow> {
+  const counter = await q
+    .insertInto('document_counters')
+    .values({ scope: invoiceScope(input.educatorId), value: 1 })
+    .onConflict((oc) => oc.column('scope').doUpdateSet({ value: sql<number>`document_counters.value + 1` }))
+    .returning('value')
+    .executeTakeFirstOrThrow();
+  const seq = Number(counter.value);
+  const row: InvoiceDocumentRow = {
+    outcome_kind: input.kind,
+    outcome_id: input.outcomeId,
+    educator_id: input.educatorId,
+    seq,
+    invoice_number: formatInvoiceNumber(seq),
+    issued_at: input.issuedAt,
+    created_at: input.now,
+  };
+  await q.insertInto('invoice_documents').values(row).execute();
+  return row;
+}
+
 /** The document's number: the stored one, or a new one issued in its own transaction (first download). */
 export async function ensureInvoiceNumber(db: Db, dialect: Dialect, input: IssueInput): Promise<InvoiceDocumentRow> {
   const stored = await findInvoiceDocument(db, input.kind, input.outcomeId);

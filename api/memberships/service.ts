@@ -77,14 +77,22 @@ export interface MemberBenefits {
  * membership inside its paid period whose plan covers the course. Several: the one with credits left first,
  * then the biggest percentage.
  */
-export async function benefitsFor(q: Q, input: { userId: string; educatorId: string; courseId: string; now: number }): Promise<MemberBenefits | null> {
+/**
+ * `now` may be a function: the memberships' clock is then read only for a learner who has a membership with the
+ * educator (in test mode it is a row of its own, a statement most checkout actions need not run).
+ */
+export async function benefitsFor(
+  q: Q, input: { userId: string; educatorId: string; courseId: string; now: number | (() => Promise<number>) },
+): Promise<MemberBenefits | null> {
   const rows = await q.selectFrom('memberships').innerJoin('membership_plans as p', 'p.id', 'memberships.plan_id')
     .selectAll('memberships')
     .select(['p.interval', 'p.pass_months', 'p.price as plan_price', 'p.currency as plan_currency', 'p.discount_percent', 'p.credits_per_period', 'p.course_ids', 'p.name', 'p.description', 'p.position', 'p.listed', 'p.created_at as plan_created_at'])
     .where('memberships.user_id', '=', input.userId).where('memberships.educator_id', '=', input.educatorId).where('memberships.status', '=', 'active')
     .execute();
+  if (rows.length === 0) return null;
+  const now = typeof input.now === 'function' ? await input.now() : input.now;
   const usable = rows
-    .filter((r) => benefitsActive({ status: r.status, current_period_end: Number(r.current_period_end), credits_left: Number(r.credits_left) }, input.now))
+    .filter((r) => benefitsActive({ status: r.status, current_period_end: Number(r.current_period_end), credits_left: Number(r.credits_left) }, now))
     .filter((r) => coversCourse({ courseIds: r.course_ids }, input.courseId))
     .map((r) => {
       const plan: PlanRow = {

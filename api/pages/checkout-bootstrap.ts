@@ -8,7 +8,8 @@
 import type { Deps } from '../app.ts';
 import { siteConfig, PRODUCT_NAME } from '../../src/lib/config.ts';
 import { sanitize } from '../../src/lib/html.ts';
-import { loadCourseCatalogue, loadLocations } from '../../db/queries/checkout.ts';
+import { loadLocations } from '../../db/queries/checkout.ts';
+import { catalogueCache } from '../checkout/catalogue-cache.ts';
 import { bookerFormRef } from '../../src/domain/checkout/validation.ts';
 import { courseFlow, flowSellsCourse, isFlow, originForContext, type Flow } from '../../src/domain/checkout/flows.ts';
 import { problems } from '../../src/domain/problems.ts';
@@ -74,7 +75,7 @@ async function loadCheckoutBootstrap(deps: Pick<Deps, 'db' | 'config'>, url: URL
     return { ...base, courseId: null, flow: flowParam, educator: educatorView(educator) };
   }
   if (!courseId) return { ...base, problem: problems.notFound('No course was chosen for this checkout.') };
-  const cat = await loadCourseCatalogue(db, courseId);
+  const cat = await catalogueCache(db).course(db, courseId);
   if (!cat || !cat.course.published) return { ...base, courseId, problem: problems.notFound('No such course') };
   const { course, educator } = cat;
   const flow: Flow = isFlow(flowParam) ? flowParam : courseFlow(course);

@@ -17,7 +17,8 @@ import { z } from 'zod';
 import type { AppEnv } from '../app.ts';
 import { parseJson, pence } from '../http/parse.ts';
 import { ProblemError, problems, type ProblemProperty } from '../../src/domain/problems.ts';
-import { loadCourseCatalogue, loadOccurrence, type CourseCatalogue } from '../../db/queries/checkout.ts';
+import type { CourseCatalogue } from '../../db/queries/checkout.ts';
+import { catalogueCache } from '../checkout/catalogue-cache.ts';
 import { costOf } from '../checkout/context.ts';
 import { checkGiftCard, checkVoucher } from '../checkout/vouchers.ts';
 import { applyGiftCard } from '../../src/domain/checkout/costSummary.ts';
@@ -49,9 +50,10 @@ export function costSummaryRoutes() {
   app.post('/custom/get-checkout-summary', async (c) => {
     const input = await parseJson(c, body);
     const { db, now } = c.var.deps;
-    const cat = await loadCourseCatalogue(db, input.course_ref);
+    const catalogues = catalogueCache(db);
+    const cat = await catalogues.course(db, input.course_ref);
     if (!cat || !cat.course.published) throw new ProblemError(problems.notFound('No such course'));
-    const occ = input.occurrence_ref ? await loadOccurrence(db, input.occurrence_ref, cat) : null;
+    const occ = input.occurrence_ref ? await catalogues.occurrence(db, input.occurrence_ref, cat) : null;
     if (input.occurrence_ref && !occ) throw new ProblemError(problems.validation([{ key: 'occurrence_ref', name: 'Occurrence', message: 'is not one of this course\u2019s dates' }]));
     const offers = occ ? occ.offers : cat.offers;
     const addOns = occ ? occ.addOns : cat.addOns;
@@ -120,7 +122,7 @@ async function memberPreview(
   const user = c.var.user;
   if (!user || !selected.some((l) => l.quantity > 0)) return [];
   const { db } = c.var.deps;
-  const member = await benefitsFor(db, { userId: user.id, educatorId: cat.educator.id, courseId: cat.course.id, now: await membershipNow(c.var.deps, db) });
+  const member = await benefitsFor(db, { userId: user.id, educatorId: cat.educator.id, courseId: cat.course.id, now: () => membershipNow(c.var.deps, db) });
   if (!member) return [];
   const lines = selected.map((l) => {
     const offer = offers.find((o) => o.id === l.offerId);

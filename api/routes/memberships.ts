@@ -47,7 +47,7 @@ export function membershipsRoutes() {
     const { deps } = c.var;
     const course = await deps.db.selectFrom('courses').select(['id', 'educator_id']).where('id', '=', query.data.courseId).executeTakeFirst();
     if (!user || !course) return c.json({ member: null });
-    const b = await benefitsFor(deps.db, { userId: user.id, educatorId: course.educator_id, courseId: course.id, now: await membershipNow(deps, deps.db) });
+    const b = await benefitsFor(deps.db, { userId: user.id, educatorId: course.educator_id, courseId: course.id, now: () => membershipNow(deps, deps.db) });
     return c.json({
       member: b ? { membershipId: b.membership.id, planName: b.plan.name, discountPercent: b.discountPercent, creditsLeft: b.creditsLeft, creditsPerPeriod: Number(b.plan.credits_per_period) } : null,
     });

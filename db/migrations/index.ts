@@ -20,6 +20,7 @@ import * as m0090 from './0090_payment_option_methods.ts';
 import * as m0071 from './0071_gift_vouchers.ts';
 import * as m0041 from './0041_search_cards.ts';
 import * as m0042 from './0042_search_walk_indexes.ts';
+import * as m0100 from './0100_checkout_catalogue_versions.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_catalogue': m0001,
@@ -42,6 +43,7 @@ export const migrations: Record<string, Migration> = {
   '0071_gift_vouchers': m0071,
   '0041_search_cards': m0041,
   '0042_search_walk_indexes': m0042,
+  '0100_checkout_catalogue_versions': m0100,
 };
 
 export const migrationProvider: MigrationProvider = {

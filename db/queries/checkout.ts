@@ -60,6 +60,12 @@ export interface OccurrenceCatalogue {
 }
 
 export async function loadOccurrence(q: Q, occurrenceId: string, catalogue: CheckoutCatalogue): Promise<OccurrenceCatalogue | null> {
+  const occurrence = await loadOccurrenceRow(q, occurrenceId, catalogue);
+  return occurrence && withOccurrenceOffers(occurrence, await loadOccurrenceOffers(q, occurrenceId), catalogue);
+}
+
+/** The occurrence of the catalogue's course (always read afresh: its spaces change with every hold). */
+export async function loadOccurrenceRow(q: Q, occurrenceId: string, catalogue: CheckoutCatalogue): Promise<Occurrence | null> {
   if (!catalogue.course) return null;
   const occurrence = await q
     .selectFrom('occurrences')
@@ -67,16 +73,51 @@ export async function loadOccurrence(q: Q, occurrenceId: string, catalogue: Chec
     .where('id', '=', occurrenceId)
     .where('course_id', '=', catalogue.course.id)
     .executeTakeFirst();
-  if (!occurrence) return null;
+  return occurrence ?? null;
+}
+
+/** An occurrence's own offers and add-ons (none: it sells the course's). */
+export interface OccurrenceOffers {
+  offers: OfferRow[];
+  addOns: AddOnRow[];
+}
+
+export async function loadOccurrenceOffers(q: Q, occurrenceId: string): Promise<OccurrenceOffers> {
   const [offers, addOns] = await Promise.all([
     q.selectFrom('offers').selectAll().where('occurrence_id', '=', occurrenceId).orderBy('position').orderBy('id').execute(),
     q.selectFrom('add_ons').selectAll().where('occurrence_id', '=', occurrenceId).orderBy('position').orderBy('id').execute(),
   ]);
+  return { offers, addOns };
+}
+
+export function withOccurrenceOffers(occurrence: Occurrence, own: OccurrenceOffers, catalogue: CheckoutCatalogue): OccurrenceCatalogue {
   return {
     occurrence,
-    offers: offers.length > 0 ? offers : catalogue.offers,
-    addOns: addOns.length > 0 ? addOns : catalogue.addOns,
+    offers: own.offers.length > 0 ? own.offers : catalogue.offers,
+    addOns: own.addOns.length > 0 ? own.addOns : catalogue.addOns,
   };
+}
+
+/** Which educator's catalogue a checkout reads, at which version (migration 0100). */
+export interface CatalogueStamp {
+  educatorId: string;
+  version: number;
+}
+
+export async function catalogueVersion(q: Q, educatorId: string): Promise<number> {
+  const row = await q.selectFrom('catalogue_versions').select('version').where('educator_id', '=', educatorId).executeTakeFirst();
+  return Number(row?.version ?? 0);
+}
+
+/** The course's educator and their catalogue's version, in one statement; null when there is no such course. */
+export async function courseStamp(q: Q, courseId: string): Promise<CatalogueStamp | null> {
+  const row = await q
+    .selectFrom('courses')
+    .leftJoin('catalogue_versions', 'catalogue_versions.educator_id', 'courses.educator_id')
+    .select(['courses.educator_id', 'catalogue_versions.version'])
+    .where('courses.id', '=', courseId)
+    .executeTakeFirst();
+  return row ? { educatorId: row.educator_id, version: Number(row.version ?? 0) } : null;
 }
 
 /** Spec 3 "Form" in the API's shape; the three system fields are always present (first, in order). */

@@ -188,6 +188,16 @@ export interface CheckoutTables {
   student_form_responses: StudentFormResponsesTable;
   educator_fee_settings: EducatorFeeSettingsTable;
   restricted_course_access: RestrictedCourseAccessTable;
+  catalogue_versions: CatalogueVersionsTable;
+}
+
+/**
+ * Raised by triggers on every write to an educator's catalogue (migration 0100): the checkout's in-memory
+ * catalogue is good while the version it was read at is still the educator's.
+ */
+export interface CatalogueVersionsTable {
+  educator_id: string;
+  version: number;
 }
 
 export type CheckoutRow = Selectable<CheckoutsTable>;

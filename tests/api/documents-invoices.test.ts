@@ -10,7 +10,7 @@ import { signUpAndLogin } from '../helpers/auth.ts';
 import {
   ADDONS, CARDS, IDS, OFFERS, booker, client, contactPayload, payWithCard, problemType, seedCheckoutCatalogue, type Client,
 } from './checkout-fixtures.ts';
-import { issueInvoiceNumber } from '../../api/documents/numbering.ts';
+import { issueInvoiceNumber, issueNewInvoiceNumber } from '../../api/documents/numbering.ts';
 import { renderInvoicePdf } from '../../api/documents/invoice.ts';
 
 let server: TestServer;
@@ -228,6 +228,38 @@ describe('receipt of a paid booking', () => {
     }
     expect([...byId.values()].sort((a, b) => a - b)).toEqual(ids.map((_, i) => start + i + 1));
     await server.db.deleteFrom('invoice_documents').where('outcome_id', 'in', ids).execute();
+  });
+
+  it('numbers issued for new outcomes (one upsert) and on first downloads, all at once, stay consecutive; a rollback leaves no gap', async () => {
+    const educatorId = IDS.educatorVat;
+    const scope = `invoice:${educatorId}`;
+    const start = Number((await server.db.selectFrom('document_counters').select('value').where('scope', '=', scope).executeTakeFirst())?.value ?? 0);
+    const fresh = Array.from({ length: 10 }, (_, i) => `BKG-NEW${i}`);
+    const lazy = Array.from({ length: 6 }, (_, i) => `BKG-LAZY${i}`);
+    const failed = server.db.transaction().execute(async (tx) => {
+      await issueNewInvoiceNumber(tx, { kind: 'booking', outcomeId: 'BKG-ROLLED-BACK', educatorId, issuedAt: now, now });
+      throw new Error('the outcome could not be recorded');
+    });
+    const issued = await Promise.all([
+      ...fresh.map((id) => server.db.transaction().execute((tx) => issueNewInvoiceNumber(tx, { kind: 'booking', outcomeId: id, educatorId, issuedAt: now, now }))),
+      ...lazy.map((id) => server.db.transaction().execute((tx) => issueInvoiceNumber(tx, server.testDb.dialect, { kind: 'booking', outcomeId: id, educatorId, issuedAt: now, now }))),
+      failed.then(() => null, () => null),
+    ]);
+    const seqs = issued.flatMap((doc) => (doc ? [Number(doc.seq)] : [])).sort((a, b) => a - b);
+    expect(seqs).toEqual([...fresh, ...lazy].map((_, i) => start + i + 1));
+    const counter = await server.db.selectFrom('document_counters').select('value').where('scope', '=', scope).executeTakeFirstOrThrow();
+    expect(Number(counter.value)).toBe(start + fresh.length + lazy.length);
+    expect(await server.db.selectFrom('invoice_documents').select('seq').where('outcome_id', '=', 'BKG-ROLLED-BACK').executeTakeFirst()).toBeUndefined();
+    await server.db.deleteFrom('invoice_documents').where('outcome_id', 'in', [...fresh, ...lazy]).execute();
+  });
+
+  it('numbers a new educator’s first document 1 (the counter is created by the same upsert)', async () => {
+    const educatorId = 'edu_first_invoice';
+    const model = await server.db.selectFrom('educators').selectAll().where('id', '=', IDS.educator).executeTakeFirstOrThrow();
+    await server.db.insertInto('educators').values({ ...model, id: educatorId, slug: 'first-invoice' }).execute();
+    const doc = await server.db.transaction().execute((tx) => issueNewInvoiceNumber(tx, { kind: 'order', outcomeId: 'ORD-FIRST', educatorId, issuedAt: now, now }));
+    expect(doc.invoice_number).toBe('INV-000001');
+    await server.db.deleteFrom('invoice_documents').where('outcome_id', '=', 'ORD-FIRST').execute();
   });
 });
 

@@ -1,12 +1,12 @@
 /** The Date step (spec 2.14 "Select Date"): a public, bookable occurrence of the course. */
 import type { Selectable } from 'kysely';
 import type { OccurrencesTable } from '../../../db/schema.ts';
-import { loadOccurrence } from '../../../db/queries/checkout.ts';
 import { occurrenceIsListed } from '../../../src/domain/pricing.ts';
 import { ACTION_PAYLOADS } from '../actions.ts';
 import { ADVANCE, action, defineStep } from '../definition.ts';
 import { domainOffers, entry, setEntry, type Ctx } from '../context.ts';
 import { invalid } from './lines.ts';
+import { catalogueCache } from '../catalogue-cache.ts';
 
 type OccurrenceRow = Selectable<OccurrencesTable>;
 
@@ -20,7 +20,7 @@ function occurrenceBookable(ctx: Ctx, occurrence: OccurrenceRow, offers: ReturnT
 
 /** Picks an occurrence (the step's action, or the occurrence a course page sent at initialise). */
 export async function pickOccurrence(ctx: Ctx, occurrenceId: string, key = 'payload.occurrence_id'): Promise<void> {
-  const occ = await loadOccurrence(ctx.q, occurrenceId, ctx.cat);
+  const occ = await catalogueCache(ctx.deps.db).occurrence(ctx.q, occurrenceId, ctx.cat, ctx.stamp);
   if (!occ || !occurrenceBookable(ctx, occ.occurrence, domainOffers(occ.offers))) {
     invalid([{ key, name: 'Date', message: 'is not available for booking' }]);
   }

@@ -1,0 +1,107 @@
+/**
+ * The catalogues checkouts sell from, kept in memory: every checkout action used to read the course, its
+ * educator, offers, add-ons and fee settings and the occurrence's own offers and add-ons afresh — eight
+ * statements, each a round trip on PostgreSQL, for rows that change a few times a week.
+ *
+ * An entry is good while its educator's catalogue version (migration 0100, raised by triggers on every write
+ * to those tables, whoever writes) is the one it was read at. The version is always read BEFORE the rows it
+ * stamps, so an entry can only be older than its stamp says if a write came in between — and then the stamp is
+ * already behind the table and the next read reloads. The checkout engine reads the version with the checkout
+ * row itself (api/checkout/engine.ts), so a hit costs no statement at all; elsewhere it costs one.
+ *
+ * Entries are frozen: they are shared by every request of the process, and a caller that changed one would
+ * change every later checkout's prices. Occurrences are not kept (their spaces move with every hold).
+ */
+import type { Db } from '../../db/client.ts';
+import {
+  catalogueVersion, courseStamp, loadCourseCatalogue, loadEducatorCatalogue, loadOccurrenceOffers, loadOccurrenceRow, withOccurrenceOffers,
+  type CatalogueStamp, type CheckoutCatalogue, type CourseCatalogue, type OccurrenceCatalogue, type OccurrenceOffers, type Q,
+} from '../../db/queries/checkout.ts';
+
+/** Entries kept per database handle, least recently used dropped first (a course catalogue is a few KB). */
+export const CATALOGUE_CACHE_SIZE = 5000;
+
+interface Entry {
+  educatorId: string;
+  version: number;
+  value: object;
+}
+
+export class CatalogueCache {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(private readonly size = CATALOGUE_CACHE_SIZE) {}
+
+  /** A course's catalogue (null: no such course). `known`: the version already read, for the checkout's educator. */
+  course(q: Q, courseId: string, known?: CatalogueStamp): Promise<CourseCatalogue | null> {
+    return this.through(q, `course:${courseId}`, known, () => courseStamp(q, courseId), () => loadCourseCatalogue(q, courseId), (v) => v.educator.id);
+  }
+
+  /** The catalogue of a flow that sells from the educator (null: no such educator). */
+  educator(q: Q, educatorId: string, known?: CatalogueStamp): Promise<CheckoutCatalogue | null> {
+    return this.through(q, `educator:${educatorId}`, known, async () => ({ educatorId, version: await catalogueVersion(q, educatorId) }),
+      () => loadEducatorCatalogue(q, educatorId), (v) => v.educator.id);
+  }
+
+  /** An occurrence of the catalogue's course, read afresh, with its offers and add-ons (kept) or the course's. */
+  async occurrence(q: Q, occurrenceId: string, catalogue: CheckoutCatalogue, known?: CatalogueStamp): Promise<OccurrenceCatalogue | null> {
+    const occurrence = await loadOccurrenceRow(q, occurrenceId, catalogue);
+    if (!occurrence) return null;
+    const educatorId = catalogue.educator.id;
+    const stamp = known?.educatorId === educatorId ? known : undefined;
+    const own = await this.through<OccurrenceOffers>(q, `occurrence:${occurrenceId}`, stamp,
+      async () => ({ educatorId, version: await catalogueVersion(q, educatorId) }), () => loadOccurrenceOffers(q, occurrenceId), () => educatorId);
+    return withOccurrenceOffers(occurrence, own ?? { offers: [], addOns: [] }, catalogue);
+  }
+
+  /** Forgets everything (tests that write the catalogue behind the triggers' back, e.g. with them dropped). */
+  clear(): void {
+    this.entries.clear();
+  }
+
+  private async through<T extends object>(
+    q: Q, key: string, known: CatalogueStamp | undefined,
+    stampOf: () => Promise<CatalogueStamp | null>, load: () => Promise<T | null>, educatorOf: (value: T) => string,
+  ): Promise<T | null> {
+    const hit = this.entries.get(key);
+    let current: CatalogueStamp | undefined;
+    if (hit) {
+      current = known?.educatorId === hit.educatorId ? known : { educatorId: hit.educatorId, version: await catalogueVersion(q, hit.educatorId) };
+      if (current.version === hit.version) {
+        this.entries.delete(key);
+        this.entries.set(key, hit);
+        return hit.value as T;
+      }
+      this.entries.delete(key);
+    }
+    const stamp = known ?? current ?? (await stampOf());
+    if (!stamp) return null;
+    const value = await load();
+    // A course read under another educator's stamp (it moved since the checkout began) is used but not kept.
+    if (value && educatorOf(value) === stamp.educatorId) {
+      this.entries.set(key, { educatorId: stamp.educatorId, version: stamp.version, value: deepFreeze(value) });
+      if (this.entries.size > this.size) this.entries.delete(this.entries.keys().next().value as string);
+    }
+    return value;
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+const caches = new WeakMap<Db, CatalogueCache>();
+
+/** The cache of one database handle (each test's database has its own; a process serving one has one). */
+export function catalogueCache(db: Db): CatalogueCache {
+  let cache = caches.get(db);
+  if (!cache) {
+    cache = new CatalogueCache();
+    caches.set(db, cache);
+  }
+  return cache;
+}

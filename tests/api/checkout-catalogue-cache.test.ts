@@ -1,0 +1,134 @@
+/**
+ * The checkout's in-memory catalogue (api/checkout/catalogue-cache.ts): read once while nothing changes, and every
+ * write an educator can make to what a checkout sells — written straight to the tables, as the educator admin app
+ * does — seen by the very next read, on SQLite and PostgreSQL alike. Then the same through a checkout over HTTP.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDb, type TestDb } from '../helpers/db.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { signUpAndLogin } from '../helpers/auth.ts';
+import { CatalogueCache } from '../../api/checkout/catalogue-cache.ts';
+import { catalogueVersion, courseStamp } from '../../db/queries/checkout.ts';
+import { ADDONS, IDS, OFFERS, client, contactPayload, seedCheckoutCatalogue } from './checkout-fixtures.ts';
+
+describe('the checkout catalogue cache', () => {
+  let tdb: TestDb;
+  const now = Math.floor(Date.now() / 1000);
+  beforeAll(async () => {
+    tdb = await createTestDb();
+    await seedCheckoutCatalogue(tdb.db, now);
+  });
+  afterAll(async () => tdb?.close());
+
+  const priceOf = (cat: { offers: ReadonlyArray<{ id: string; price: number | null }> } | null, id: string) => cat?.offers.find((o) => o.id === id)?.price;
+
+  it('gives the same frozen catalogue while nothing is written, and a new one after any write', async () => {
+    const cache = new CatalogueCache();
+    const first = await cache.course(tdb.db, IDS.raceCourse);
+    expect(await cache.course(tdb.db, IDS.raceCourse)).toBe(first);
+    expect(Object.isFrozen(first!.offers[0])).toBe(true);
+    expect(() => {
+      (first!.offers[0] as { price: number | null }).price = 1;
+    }).toThrow(TypeError);
+
+    await tdb.db.updateTable('offers').set({ price: 1200 }).where('id', '=', OFFERS.race).execute();
+    const second = await cache.course(tdb.db, IDS.raceCourse);
+    expect(second).not.toBe(first);
+    expect(priceOf(second, OFFERS.race)).toBe(1200);
+    expect(await cache.course(tdb.db, IDS.raceCourse)).toBe(second);
+  });
+
+  it('sees every kind of write to the educator, the course, its offers, add-ons and fee settings', async () => {
+    const cache = new CatalogueCache();
+    const read = () => cache.course(tdb.db, IDS.classCourse);
+    const writes: Array<[string, () => Promise<unknown>, (cat: Awaited<ReturnType<typeof read>>) => unknown, unknown]> = [
+      ['a course-wide add-on added', () => tdb.db.insertInto('add_ons').values({ id: 'add_kiln', course_id: IDS.classCourse, occurrence_id: null, position: 1, name: 'Kiln firing', description: null, price: 700 }).execute(),
+        (cat) => cat?.addOns.map((a) => a.id), [ADDONS.apron, 'add_kiln']],
+      ['an add-on repriced', () => tdb.db.updateTable('add_ons').set({ price: 900 }).where('id', '=', 'add_kiln').execute(),
+        (cat) => cat?.addOns.find((a) => a.id === 'add_kiln')?.price, 900],
+      ['an add-on removed', () => tdb.db.deleteFrom('add_ons').where('id', '=', 'add_kiln').execute(),
+        (cat) => cat?.addOns.map((a) => a.id), [ADDONS.apron]],
+      ['the course edited', () => tdb.db.updateTable('courses').set({ name: 'Wheel throwing' }).where('id', '=', IDS.classCourse).execute(),
+        (cat) => cat?.course.name, 'Wheel throwing'],
+      ['the educator\u2019s VAT settings changed', () => tdb.db.updateTable('educators').set({ vat_settings: { enabled: true, is_vat_absorbed: true, tax_label: 'VAT', rate_bp: 2000 } }).where('id', '=', IDS.educator).execute(),
+        (cat) => cat?.educator.vat_settings?.enabled, true],
+      ['fees passed on (a new fee settings row)', () => tdb.db.insertInto('educator_fee_settings').values({ educator_id: IDS.educator, fees_absorbed: false }).execute(),
+        (cat) => cat?.feesAbsorbed, false],
+      ['fees absorbed again', () => tdb.db.updateTable('educator_fee_settings').set({ fees_absorbed: true }).where('educator_id', '=', IDS.educator).execute(),
+        (cat) => cat?.feesAbsorbed, true],
+      ['the course unpublished', () => tdb.db.updateTable('courses').set({ published: false }).where('id', '=', IDS.classCourse).execute(),
+        (cat) => cat?.course.published, false],
+    ];
+    await read();
+    for (const [what, write, view, expected] of writes) {
+      await write();
+      expect(view(await read()), what).toEqual(expected);
+    }
+    await tdb.db.updateTable('courses').set({ published: true }).where('id', '=', IDS.classCourse).execute();
+  });
+
+  it('follows a course moved to another educator (both educators\u2019 versions move)', async () => {
+    const cache = new CatalogueCache();
+    expect((await cache.course(tdb.db, IDS.blendedCourse))?.educator.id).toBe(IDS.educator);
+    const before = [await catalogueVersion(tdb.db, IDS.educator), await catalogueVersion(tdb.db, IDS.educatorVat)];
+    await tdb.db.updateTable('courses').set({ educator_id: IDS.educatorVat }).where('id', '=', IDS.blendedCourse).execute();
+    expect(await catalogueVersion(tdb.db, IDS.educator)).toBeGreaterThan(before[0]!);
+    expect(await catalogueVersion(tdb.db, IDS.educatorVat)).toBeGreaterThan(before[1]!);
+    expect((await cache.course(tdb.db, IDS.blendedCourse))?.educator.id).toBe(IDS.educatorVat);
+    expect(await courseStamp(tdb.db, IDS.blendedCourse)).toEqual({ educatorId: IDS.educatorVat, version: await catalogueVersion(tdb.db, IDS.educatorVat) });
+    await tdb.db.updateTable('courses').set({ educator_id: IDS.educator }).where('id', '=', IDS.blendedCourse).execute();
+    expect((await cache.course(tdb.db, IDS.blendedCourse))?.educator.id).toBe(IDS.educator);
+  });
+
+  it('keeps an occurrence\u2019s own offers, but reads the occurrence itself (its spaces) every time', async () => {
+    const cache = new CatalogueCache();
+    const cat = (await cache.course(tdb.db, IDS.raceCourse))!;
+    const first = await cache.occurrence(tdb.db, IDS.raceOcc, cat);
+    expect(first?.offers.map((o) => o.id)).toEqual([OFFERS.race]);
+    await tdb.db.updateTable('occurrences').set({ available_spaces: 4 }).where('id', '=', IDS.raceOcc).execute();
+    expect((await cache.occurrence(tdb.db, IDS.raceOcc, cat))?.occurrence.available_spaces).toBe(4);
+
+    await tdb.db.insertInto('offers').values({ id: 'off_race_own', course_id: IDS.raceCourse, occurrence_id: IDS.raceOcc, position: 0, name: 'Date seat', description: null, price: 1500, spaces: 1, start_at: null, end_at: null }).execute();
+    const fresh = (await cache.course(tdb.db, IDS.raceCourse))!;
+    expect((await cache.occurrence(tdb.db, IDS.raceOcc, fresh))?.offers.map((o) => o.id)).toEqual(['off_race_own']);
+    await tdb.db.deleteFrom('offers').where('id', '=', 'off_race_own').execute();
+    expect((await cache.occurrence(tdb.db, IDS.raceOcc, fresh))?.offers.map((o) => o.id)).toEqual([OFFERS.race]);
+  });
+
+  it('trusts a version read with the checkout row only for that educator, and reloads on an older one', async () => {
+    const cache = new CatalogueCache();
+    const version = await catalogueVersion(tdb.db, IDS.educator);
+    const known = { educatorId: IDS.educator, version };
+    const first = await cache.course(tdb.db, IDS.raceCourse, known);
+    expect(await cache.course(tdb.db, IDS.raceCourse, known)).toBe(first);
+    // A version from before a write the cache has not seen: read again.
+    await tdb.db.updateTable('offers').set({ price: 1300 }).where('id', '=', OFFERS.race).execute();
+    const after = { educatorId: IDS.educator, version: await catalogueVersion(tdb.db, IDS.educator) };
+    expect(priceOf(await cache.course(tdb.db, IDS.raceCourse, after), OFFERS.race)).toBe(1300);
+    // Unknown course: null, nothing kept.
+    expect(await cache.course(tdb.db, 'crs_missing')).toBeNull();
+  });
+});
+
+describe('a checkout sees the educator\u2019s new price at its next step', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ RATE_LIMIT_LOGIN_PER_IP: '100000', LOG_LEVEL: 'silent' });
+    await seedCheckoutCatalogue(server.db, Math.floor(Date.now() / 1000));
+  });
+  afterAll(async () => server?.close());
+
+  it('fixes the total at Payment from the price of that moment, not the one cached at the first step', async () => {
+    const { cookie, user } = await signUpAndLogin(server);
+    const api = client(server, cookie);
+    const init = await api.initialise('booking', { courseId: IDS.raceCourse, occurrenceId: IDS.raceOcc });
+    const picked = await api.submit(init.body._id, 'pricing options picked', { selectedOffers: [{ offerId: OFFERS.race, quantity: 1 }] });
+    expect(picked.status).toBe(200);
+    expect(picked.body.costSummary.total_cost).toBe(1000);
+    await server.db.updateTable('offers').set({ price: 1500 }).where('id', '=', OFFERS.race).execute();
+    const contact = await api.submit(init.body._id, 'contact details filled', contactPayload(user.email));
+    expect(contact.status).toBe(200);
+    expect(contact.body.currentStep).toBe('payment');
+    expect(contact.body.totalCost).toBe(1500);
+  });
+});
