@@ -75,14 +75,19 @@ async function giveBack(q: Q, hold: Pick<SpaceHoldRow, 'occurrence_id' | 'spaces
   }
 }
 
-/** Releases one hold if it is still held; gives back its spaces and voucher use. True when released. */
-async function releaseRow(q: Q, hold: SpaceHoldRow, now: number): Promise<boolean> {
-  const res = await q
+/**
+ * Releases one hold if it is still held; gives back its spaces and voucher use. True when released. A sweep
+ * (`expiredOnly`) releases it only if it is still expired when its row is locked: its checkout may have renewed it
+ * meanwhile without the occurrence's lock (acquireHold's renewal).
+ */
+async function releaseRow(q: Q, hold: SpaceHoldRow, now: number, { expiredOnly = false } = {}): Promise<boolean> {
+  let update = q
     .updateTable('space_holds')
     .set({ status: 'released', updated_at: now })
     .where('id', '=', hold.id)
-    .where('status', '=', 'held')
-    .executeTakeFirst();
+    .where('status', '=', 'held');
+  if (expiredOnly) update = update.where('expires_at', '<=', now);
+  const res = await update.executeTakeFirst();
   if (Number(res.numUpdatedRows) === 0) return false;
   await giveBack(q, hold);
   return true;
@@ -102,7 +107,7 @@ export async function sweepExpired(q: Q, dialect: Dialect, now: number, scope: {
   const vouchers = [...new Set(expired.map((h) => h.voucher_id).filter((v): v is string => !!v))].sort();
   for (const v of vouchers) if (v !== scope.voucherId) await lockVoucher(q, dialect, v);
   let released = 0;
-  for (const hold of expired) if (await releaseRow(q, hold, now)) released++;
+  for (const hold of expired) if (await releaseRow(q, hold, now, { expiredOnly: true })) released++;
   return released;
 }
 
@@ -150,6 +155,24 @@ export async function acquireHold(
   const capEnd = input.maxSeconds === undefined ? Infinity : Number(existing?.created_at ?? now) + input.maxSeconds;
   if (now >= capEnd) return { ok: false, failure: { kind: 'lapsed' } };
   const expiresAt = Math.min(now + input.ttlSeconds, capEnd);
+  const wanted = { occurrence_id: input.spaces > 0 ? input.occurrenceId : null, spaces: input.occurrenceId ? input.spaces : 0, voucher_id: input.voucherId };
+  const sameAs = (hold: SpaceHoldRow) => (hold.occurrence_id ?? null) === wanted.occurrence_id && Number(hold.spaces) === wanted.spaces
+    && (hold.voucher_id ?? null) === wanted.voucher_id;
+
+  // Renewing a live hold for the same selection (every action on Payment) only moves its expiry: one guarded update
+  // of the hold's row, without the occurrence's lock — a sweep racing it re-checks the expiry under the row lock.
+  if (existing && existing.status === 'held' && Number(existing.expires_at) > now && sameAs(existing)) {
+    const renewed = await q.updateTable('space_holds').set({ expires_at: expiresAt, updated_at: now })
+      .where('id', '=', existing.id).where('status', '=', 'held').where('expires_at', '>', now).executeTakeFirst();
+    if (Number(renewed.numUpdatedRows) === 1) return { ok: true, hold: { ...existing, expires_at: expiresAt, updated_at: now } };
+  }
+  // A first hold of spaces alone: the guarded update takes the spaces (and the occurrence's row lock) at once. Only
+  // when too few are left are the lapsed holds swept first and the spaces asked for again, below.
+  if (!existing && input.occurrenceId && input.spaces > 0 && !input.voucherId) {
+    const taken = await takeSpaces(q, input.occurrenceId, input.spaces);
+    if (taken) return { ok: true, hold: await insertHold(q, checkoutId, now, { ...wanted, expires_at: expiresAt }) };
+  }
+
   const occurrences = [input.occurrenceId, existing?.occurrence_id].filter((v): v is string => !!v);
   for (const o of [...new Set(occurrences)].sort()) await lockOccurrence(q, dialect, o);
   const vouchers = [input.voucherId, existing?.voucher_id].filter((v): v is string => !!v);
@@ -158,9 +181,7 @@ export async function acquireHold(
   else if (input.voucherId) await sweepExpired(q, dialect, now, { voucherId: input.voucherId });
   const fresh = existing ? await currentHold(q, checkoutId) : undefined;
   if (fresh && fresh.status === 'held') {
-    const same = (fresh.occurrence_id ?? null) === (input.spaces > 0 ? input.occurrenceId : null)
-      && Number(fresh.spaces) === (input.occurrenceId ? input.spaces : 0) && (fresh.voucher_id ?? null) === input.voucherId;
-    if (same) {
+    if (sameAs(fresh)) {
       // Renewing the same hold only moves its expiry.
       await q.updateTable('space_holds').set({ expires_at: expiresAt, updated_at: now }).where('id', '=', fresh.id).execute();
       return { ok: true, hold: { ...fresh, expires_at: expiresAt, updated_at: now } };
@@ -170,13 +191,7 @@ export async function acquireHold(
 
   if (input.occurrenceId && input.spaces > 0) {
     await ensureAvailableSpaces(q, input.occurrenceId);
-    const res = await q
-      .updateTable('occurrences')
-      .set({ available_spaces: sql<number>`available_spaces - ${input.spaces}` })
-      .where('id', '=', input.occurrenceId)
-      .where('available_spaces', '>=', input.spaces)
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) === 0) {
+    if (!(await takeSpaces(q, input.occurrenceId, input.spaces))) {
       const row = await q.selectFrom('occurrences').select('available_spaces').where('id', '=', input.occurrenceId).executeTakeFirst();
       return { ok: false, failure: { kind: 'spaces', available: Math.max(0, Number(row?.available_spaces ?? 0)) } };
     }
@@ -193,21 +208,31 @@ export async function acquireHold(
       .executeTakeFirst();
     if (Number(res.numUpdatedRows) === 0) return { ok: false, failure: { kind: 'voucher' } };
   }
-  const values = {
-    occurrence_id: input.occurrenceId,
-    spaces: input.occurrenceId ? input.spaces : 0,
-    voucher_id: input.voucherId,
-    status: 'held' as const,
-    expires_at: expiresAt,
-    updated_at: now,
-  };
   if (existing) {
+    const values = { occurrence_id: input.occurrenceId, spaces: wanted.spaces, voucher_id: input.voucherId, status: 'held' as const, expires_at: expiresAt, updated_at: now };
     await q.updateTable('space_holds').set(values).where('id', '=', existing.id).execute();
     return { ok: true, hold: { ...existing, ...values } };
   }
-  const hold = { id: newId('hold'), checkout_id: checkoutId, created_at: now, ...values };
+  return { ok: true, hold: await insertHold(q, checkoutId, now, { occurrence_id: input.occurrenceId, spaces: wanted.spaces, voucher_id: input.voucherId, expires_at: expiresAt }) };
+}
+
+/** The guard of spec 5's capacity: takes `spaces` off the occurrence only if that many are left. */
+async function takeSpaces(q: Q, occurrenceId: string, spaces: number): Promise<boolean> {
+  const res = await q
+    .updateTable('occurrences')
+    .set({ available_spaces: sql<number>`available_spaces - ${spaces}` })
+    .where('id', '=', occurrenceId)
+    .where('available_spaces', '>=', spaces)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+async function insertHold(
+  q: Q, checkoutId: string, now: number, values: Pick<SpaceHoldRow, 'occurrence_id' | 'spaces' | 'voucher_id' | 'expires_at'>,
+): Promise<SpaceHoldRow> {
+  const hold: SpaceHoldRow = { id: newId('hold'), checkout_id: checkoutId, created_at: now, status: 'held', updated_at: now, ...values };
   await q.insertInto('space_holds').values(hold).execute();
-  return { ok: true, hold };
+  return hold;
 }
 
 /** Gives back the checkout's hold if it is still held (go back, abandon). */
