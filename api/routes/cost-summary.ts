@@ -120,7 +120,7 @@ async function memberPreview(
   useCredit: boolean,
 ): Promise<{ text: string; value: number }[]> {
   const user = c.var.user;
-  if (!user || !selected.some((l) => l.quantity > 0)) return [];
+  if (!user || !cat.sellsMemberships || !selected.some((l) => l.quantity > 0)) return [];
   const { db } = c.var.deps;
   const member = await benefitsFor(db, { userId: user.id, educatorId: cat.educator.id, courseId: cat.course.id, now: () => membershipNow(c.var.deps, db) });
   if (!member) return [];

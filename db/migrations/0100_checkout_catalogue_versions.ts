@@ -1,6 +1,6 @@
 /**
  * A version number per educator that every write to what a checkout sells from (the educator, their courses,
- * the courses' offers and add-ons, the fee settings) raises, by triggers in the writer's own transaction — the
+ * the courses' offers and add-ons, the fee settings, the membership plans) raises, by triggers in the writer's own transaction — the
  * educator admin app is a separate program writing these tables, so only the database can be sure to hear of
  * every write. The checkout keeps the catalogue it read in memory with the version it read first, and reads it
  * again only when the version moved (api/checkout/catalogue-cache.ts): one number read with the checkout row
@@ -22,6 +22,8 @@ export const CATALOGUE_VERSION_SOURCES: ReadonlyArray<{ table: string; educator:
   { table: 'offers', educator: viaCourse },
   { table: 'add_ons', educator: viaCourse },
   { table: 'educator_fee_settings', educator: 'R.educator_id' },
+  // Whether the educator sells memberships at all (a learner's benefits are looked for only then).
+  { table: 'membership_plans', educator: 'R.educator_id' },
 ];
 
 /** Raises the version of the educator the row leads to (none: a row whose course went with it, nothing to do). */

@@ -24,6 +24,8 @@ export interface CheckoutCatalogue {
   offers: OfferRow[];
   addOns: AddOnRow[];
   feesAbsorbed: boolean;
+  /** The educator has membership plans (without any, no learner can have a member's prices with them). */
+  sellsMemberships: boolean;
 }
 
 /** The catalogue of a course (its course is there). */
@@ -35,8 +37,11 @@ export interface CourseCatalogue extends CheckoutCatalogue {
 export async function loadEducatorCatalogue(q: Q, educatorId: string): Promise<CheckoutCatalogue | null> {
   const educator = await q.selectFrom('educators').selectAll().where('id', '=', educatorId).executeTakeFirst();
   if (!educator) return null;
-  const fee = await q.selectFrom('educator_fee_settings').select('fees_absorbed').where('educator_id', '=', educator.id).executeTakeFirst();
-  return { course: null, educator, offers: [], addOns: [], feesAbsorbed: fee ? fee.fees_absorbed : true };
+  const [fee, sellsMemberships] = await Promise.all([
+    q.selectFrom('educator_fee_settings').select('fees_absorbed').where('educator_id', '=', educator.id).executeTakeFirst(),
+    hasMembershipPlans(q, educator.id),
+  ]);
+  return { course: null, educator, offers: [], addOns: [], feesAbsorbed: fee ? fee.fees_absorbed : true, sellsMemberships };
 }
 
 export async function loadCourseCatalogue(q: Q, courseId: string): Promise<CourseCatalogue | null> {
@@ -44,12 +49,17 @@ export async function loadCourseCatalogue(q: Q, courseId: string): Promise<Cours
   if (!course) return null;
   const educator = await q.selectFrom('educators').selectAll().where('id', '=', course.educator_id).executeTakeFirst();
   if (!educator) return null;
-  const [offers, addOns, fee] = await Promise.all([
+  const [offers, addOns, fee, sellsMemberships] = await Promise.all([
     q.selectFrom('offers').selectAll().where('course_id', '=', courseId).where('occurrence_id', 'is', null).orderBy('position').orderBy('id').execute(),
     q.selectFrom('add_ons').selectAll().where('course_id', '=', courseId).where('occurrence_id', 'is', null).orderBy('position').orderBy('id').execute(),
     q.selectFrom('educator_fee_settings').select('fees_absorbed').where('educator_id', '=', educator.id).executeTakeFirst(),
+    hasMembershipPlans(q, educator.id),
   ]);
-  return { course, educator, offers, addOns, feesAbsorbed: fee ? fee.fees_absorbed : true };
+  return { course, educator, offers, addOns, feesAbsorbed: fee ? fee.fees_absorbed : true, sellsMemberships };
+}
+
+async function hasMembershipPlans(q: Q, educatorId: string): Promise<boolean> {
+  return !!(await q.selectFrom('membership_plans').select('id').where('educator_id', '=', educatorId).limit(1).executeTakeFirst());
 }
 
 export interface OccurrenceCatalogue {

@@ -38,7 +38,7 @@ describe('the checkout catalogue cache', () => {
     expect(await cache.course(tdb.db, IDS.raceCourse)).toBe(second);
   });
 
-  it('sees every kind of write to the educator, the course, its offers, add-ons and fee settings', async () => {
+  it('sees every kind of write to the educator, the course, its offers, add-ons, fee settings and membership plans', async () => {
     const cache = new CatalogueCache();
     const read = () => cache.course(tdb.db, IDS.classCourse);
     const writes: Array<[string, () => Promise<unknown>, (cat: Awaited<ReturnType<typeof read>>) => unknown, unknown]> = [
@@ -56,6 +56,12 @@ describe('the checkout catalogue cache', () => {
         (cat) => cat?.feesAbsorbed, false],
       ['fees absorbed again', () => tdb.db.updateTable('educator_fee_settings').set({ fees_absorbed: true }).where('educator_id', '=', IDS.educator).execute(),
         (cat) => cat?.feesAbsorbed, true],
+      ['the educator\u2019s first membership plan', () => tdb.db.insertInto('membership_plans').values({
+        id: 'plan_cache', educator_id: IDS.educator, name: 'Studio pass', description: '', interval: 'month', pass_months: null, price: 2000,
+        currency: 'GBP', discount_percent: 10, credits_per_period: 0, course_ids: null, position: 0, listed: true, created_at: now,
+      }).execute(), (cat) => cat?.sellsMemberships, true],
+      ['its last membership plan removed', () => tdb.db.deleteFrom('membership_plans').where('id', '=', 'plan_cache').execute(),
+        (cat) => cat?.sellsMemberships, false],
       ['the course unpublished', () => tdb.db.updateTable('courses').set({ published: false }).where('id', '=', IDS.classCourse).execute(),
         (cat) => cat?.course.published, false],
     ];

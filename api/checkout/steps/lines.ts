@@ -15,9 +15,15 @@ export function invalid(properties: ProblemProperty[]): never {
 /**
  * The space pool of the checkout: a dated checkout's occurrence (after sweeping its lapsed holds, which give
  * spaces back, and counting the checkout's own hold as still its own); otherwise the flow's fixed pool (spec 9).
+ * When the occurrence as read in this action already has the `needed` spaces, that is the answer: nothing is
+ * taken here (the hold at Payment is the guard), so nothing needs the occurrence's lock or a sweep.
  */
-async function spacePool(ctx: Ctx): Promise<number> {
+async function spacePool(ctx: Ctx, needed: number): Promise<number> {
   if (ctx.occ) {
+    if (ctx.occ.occurrence.available_spaces !== null) {
+      const base = flowSpacesBase(ctx.flow, { occurrence: ctx.occ.occurrence, course: courseOf(ctx) });
+      if (needed <= base) return base;
+    }
     const id = ctx.occ.occurrence.id;
     await lockOccurrence(ctx.q, ctx.dialect, id);
     await sweepExpired(ctx.q, ctx.dialect, ctx.now, { occurrenceId: id });
@@ -69,7 +75,7 @@ export async function validateLines(
   const lines = [...merged].map(([offerId, quantity]) => ({ offerId, quantity }));
   const spaces = catalogue.length > 0 ? spacesSelected(lines, offers) : spacesRequested ?? 1;
   if (spaces <= 0) invalid([{ key: paths.offers, name: 'Spaces', message: 'must include at least one space' }]);
-  const pool = await spacePool(ctx);
+  const pool = await spacePool(ctx, spaces);
   if (spaces > pool) throw new ProblemError(soldOutProblem(Math.max(0, pool), paths.offers));
   return { offers: lines, addOns: [...addOnsMerged].map(([addonId, quantity]) => ({ addonId, quantity })), spaces };
 }
