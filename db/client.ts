@@ -58,6 +58,7 @@ export function openDb(options: OpenOptions = {}): Db {
         return connect();
       }) as typeof pool.connect;
     }
+    pool.on('connect', preparingStatements);
     const db = new Kysely<Database>({
       dialect: new PostgresDialect({ pool }),
       plugins: [new CodecPlugin(false)],
@@ -91,6 +92,38 @@ export function openDb(options: OpenOptions = {}): Db {
   });
   if (reader) rawHandles.set(db, { sqliteReader: reader });
   return tag(db, 'sqlite');
+}
+
+/**
+ * PostgreSQL parses and plans every unnamed statement anew, and kysely sends every query unnamed: in a checkout
+ * that was as much of the database's CPU as running them. This names each SQL text kysely sends (a process-wide
+ * name per text, up to a bound), so each pooled connection parses and plans it once and then only binds and
+ * executes it. PostgreSQL still plans the first executions for their values and keeps a generic plan only when
+ * it costs no more. Statements sent as objects (search's, which choose for themselves) are left alone. A plan
+ * made before a schema change that alters a `select *`'s columns is refused by PostgreSQL; that statement is then
+ * run unnamed.
+ */
+const PG_STATEMENT_NAMES = new Map<string, string>();
+export const PG_MAX_NAMED_STATEMENTS = 1000;
+const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
+
+function preparingStatements(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+  client.query = ((...args: unknown[]) => {
+    const [config, values] = args;
+    // kysely calls query(text, values); anything else (a config object, a callback) goes through as it came.
+    if (args.length > 2 || typeof config !== 'string' || !PREPARABLE.test(config) || (values !== undefined && !Array.isArray(values))) return query(...args);
+    let name = PG_STATEMENT_NAMES.get(config);
+    if (name === undefined) {
+      if (PG_STATEMENT_NAMES.size >= PG_MAX_NAMED_STATEMENTS) return query(config, values);
+      PG_STATEMENT_NAMES.set(config, (name = `k${PG_STATEMENT_NAMES.size}`));
+    }
+    return query({ name, text: config, values }).catch((error: { code?: string }) => {
+      // 0A000 "cached plan must not change result type": the table changed under a prepared `select *`.
+      if (error?.code !== '0A000') throw error;
+      return query(config, values);
+    });
+  }) as typeof client.query;
 }
 
 /**

@@ -27,7 +27,7 @@ import { migrateToLatest } from '../../db/migrate.ts';
 import { seedCheckoutCatalogue, IDS, OFFERS, contactPayload, CARDS } from '../api/checkout-fixtures.ts';
 import { signUpAndLogin } from '../helpers/auth.ts';
 import type { TestServer } from '../helpers/server.ts';
-import { freePort, percentile, processCpuSeconds, startServerProcess, stopServerProcess } from './server-process.ts';
+import { databaseCpuSeconds, freePort, percentile, startServerProcess, stopServerProcess, treeCpuSeconds } from './server-process.ts';
 
 const LEVELS = (process.env.BENCH_LEVELS ?? '50,200').split(',').map(Number).filter((n) => n > 0);
 const PER_LEARNER = Number(process.env.BENCH_CHECKOUTS_PER_LEARNER ?? 3);
@@ -61,8 +61,10 @@ async function run(): Promise<void> {
   const tmp = mkdtempSync(join(tmpdir(), 'bench-checkout-'));
   let databaseUrl = join(tmp, 'bench.sqlite');
   let dropDatabase: (() => Promise<void>) | null = null;
+  let databaseName: string | null = null;
   if (pgBase) {
     const name = `bench_checkout_${Date.now()}`;
+    databaseName = name;
     const admin = new pg.Client({ connectionString: pgBase });
     await admin.connect();
     await admin.query(`create database ${name}`);
@@ -155,13 +157,15 @@ async function run(): Promise<void> {
       // for their first answer while the others ran with less competition — flattering the p99 of the rest.
       await Promise.all(learners.slice(0, level).map((learner) => post(`${base}/api/health`, { cookie: learner.cookie }, null)));
 
-      const cpuBefore = processCpuSeconds(child.pid);
+      const cpuBefore = treeCpuSeconds(child.pid);
+      const dbCpuBefore = databaseName ? databaseCpuSeconds(databaseName) : null;
       const t0 = performance.now();
       await Promise.all(learners.slice(0, level).map(async (learner) => {
         for (let k = 0; k < PER_LEARNER; k++) await checkout(learner);
       }));
       const seconds = (performance.now() - t0) / 1000;
-      const cpuAfter = processCpuSeconds(child.pid);
+      const cpuAfter = treeCpuSeconds(child.pid);
+      const dbCpuAfter = databaseName ? databaseCpuSeconds(databaseName) : null;
       const booked = await db.selectFrom('bookings').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('spaces'), eb.lit(0)).as('spaces')).where('occurrence_id', '=', occurrenceId).executeTakeFirstOrThrow();
       const left = await db.selectFrom('occurrences').select('available_spaces').where('id', '=', occurrenceId).executeTakeFirstOrThrow();
       const bookedSpaces = Number(booked.spaces);
@@ -173,10 +177,14 @@ async function run(): Promise<void> {
         `${`${percentile(latencies, 99).toFixed(1)} ms`.padStart(10)}  ${`${bookedSpaces}/${capacity}`.padStart(6)}  ${String(oversold).padStart(8)}`,
       );
       if (cpuBefore !== null && cpuAfter !== null) {
-        // The server's own CPU (all its threads) per completed checkout: what one core of the server could sustain
+        // The server's own CPU (all its threads and processes) per completed checkout: what one core of the server could sustain
         // if the load generator did not share the machine with it.
         const msPerCheckout = ((cpuAfter - cpuBefore) * 1000) / Math.max(1, completed);
         console.log(`          server CPU: ${(cpuAfter - cpuBefore).toFixed(2)} s, ${msPerCheckout.toFixed(1)} ms per completed checkout (${(1000 / msPerCheckout).toFixed(0)} checkouts/s per core), ${((cpuAfter - cpuBefore) / seconds * 100).toFixed(0)} % of a core`);
+      }
+      if (dbCpuBefore !== null && dbCpuAfter !== null) {
+        const msPerCheckout = ((dbCpuAfter - dbCpuBefore) * 1000) / Math.max(1, completed);
+        console.log(`          PostgreSQL backends' CPU: ${(dbCpuAfter - dbCpuBefore).toFixed(2)} s, ${msPerCheckout.toFixed(1)} ms per completed checkout, ${((dbCpuAfter - dbCpuBefore) / seconds * 100).toFixed(0)} % of a core`);
       }
       for (const [action, values] of byAction) {
         values.sort((a, b) => a - b);

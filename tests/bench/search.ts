@@ -15,7 +15,7 @@
  * BENCH_SECONDS=20  BENCH_WARMUP_SECONDS=5  BENCH_PROFILE=<dir> (CPU profiles of the server)
  * BENCH_REBUILD=1 (build the catalogue again). SERVER_PROCESSES=n is passed on to the server (api/server.ts).
  */
-import { mkdirSync, rmSync, existsSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, rmSync, existsSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -26,7 +26,7 @@ import { migrateToLatest } from '../../db/migrate.ts';
 import { loadCatalogue, resetCatalogue } from '../../db/seed/load.ts';
 import { optimizeSearchIndex } from '../../db/queries/search.ts';
 import { SEARCH_MIX } from './search-mix.ts';
-import { freePort, percentile, processCpuSeconds, serverCommand, startServerProcess, stopServerProcess } from './server-process.ts';
+import { databaseCpuSeconds, freePort, percentile, serverCommand, startServerProcess, stopServerProcess, treeCpuSeconds } from './server-process.ts';
 
 const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',').map((e) => e.trim()).filter(Boolean);
 const PG_ADMIN = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -119,39 +119,6 @@ async function demoEducators(url: string): Promise<string[]> {
   }
 }
 
-/** CPU seconds of a process and its children (the processes of SERVER_PROCESSES). */
-function treeCpuSeconds(pid: number | undefined): number | null {
-  if (!pid) return null;
-  const own = processCpuSeconds(pid);
-  if (own === null) return null;
-  let children: number[] = [];
-  try {
-    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    /* no /proc */
-  }
-  return children.reduce((sum, child) => sum + (treeCpuSeconds(child) ?? 0), own);
-}
-
-/** CPU seconds of the PostgreSQL backends serving a database (their process title names it), when /proc shows them. */
-function databaseCpuSeconds(database: string): number | null {
-  let total = 0;
-  let found = false;
-  try {
-    for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-      try {
-        if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(` ${database} `)) continue;
-        total += processCpuSeconds(Number(pid)) ?? 0;
-        found = true;
-      } catch {
-        /* gone meanwhile */
-      }
-    }
-  } catch {
-    return null;
-  }
-  return found ? total : null;
-}
 
 interface Sample {
   kind: string;

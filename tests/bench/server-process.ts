@@ -3,7 +3,7 @@
  * share an event loop), a free loopback port, and percentiles.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, openSync, readFileSync } from 'node:fs';
+import { existsSync, openSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -85,6 +85,40 @@ export function processCpuSeconds(pid: number | undefined): number | null {
     return null;
   }
 }
+/** CPU seconds of a process and its children (the processes of SERVER_PROCESSES). */
+export function treeCpuSeconds(pid: number | undefined): number | null {
+  if (!pid) return null;
+  const own = processCpuSeconds(pid);
+  if (own === null) return null;
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    /* no /proc */
+  }
+  return children.reduce((sum, child) => sum + (treeCpuSeconds(child) ?? 0), own);
+}
+
+/** CPU seconds of the PostgreSQL backends serving a database (their process title names it), when /proc shows them. */
+export function databaseCpuSeconds(database: string): number | null {
+  let total = 0;
+  let found = false;
+  try {
+    for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+      try {
+        if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(` ${database} `)) continue;
+        total += processCpuSeconds(Number(pid)) ?? 0;
+        found = true;
+      } catch {
+        /* gone meanwhile */
+      }
+    }
+  } catch {
+    return null;
+  }
+  return found ? total : null;
+}
+
 /** USER_HZ: 100 on every Linux this runs on (getconf CLK_TCK). */
 const CLOCK_TICKS = 100;
 
