@@ -74,18 +74,7 @@ export async function issueInvoiceNumber(q: Q, dialect: Dialect, input: IssueInp
     .where('scope', '=', scope)
     .returning('value')
     .executeTakeFirstOrThrow();
-  const seq = Number(counter.value);
-  const row: InvoiceDocumentRow = {
-    outcome_kind: input.kind,
-    outcome_id: input.outcomeId,
-    educator_id: input.educatorId,
-    seq,
-    invoice_number: formatInvoiceNumber(seq),
-    issued_at: input.issuedAt,
-    created_at: input.now,
-  };
-  await q.insertInto('invoice_documents').values(row).execute();
-  return row;
+  return insertDocument(q, input, Number(counter.value));
 }
 
 /**
@@ -101,7 +90,10 @@ export async function issueNewInvoiceNumber(q: Q, input: IssueInput): Promise<In
     .onConflict((oc) => oc.column('scope').doUpdateSet({ value: sql<number>`document_counters.value + 1` }))
     .returning('value')
     .executeTakeFirstOrThrow();
-  const seq = Number(counter.value);
+  return insertDocument(q, input, Number(counter.value));
+}
+
+async function insertDocument(q: Q, input: IssueInput, seq: number): Promise<InvoiceDocumentRow> {
   const row: InvoiceDocumentRow = {
     outcome_kind: input.kind,
     outcome_id: input.outcomeId,
