@@ -44,6 +44,8 @@ export interface BoundAction {
 export interface ActionDef {
   /** Parses the payload with the action's schema (a bad one is the spec's validation problem). */
   bind(rawPayload: unknown): BoundAction;
+  /** It has provider work to do before its transaction (BoundAction.prepare does more than nothing). */
+  readonly prepares: boolean;
 }
 
 /**
@@ -57,6 +59,7 @@ export function action<S extends z.ZodTypeAny>(def: {
   repeatable?: boolean;
 }): ActionDef {
   return {
+    prepares: def.prepare !== undefined,
     bind(rawPayload) {
       const payload: z.output<S> = parseWith(def.payload, rawPayload ?? {}, 'payload');
       return {

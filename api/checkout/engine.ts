@@ -25,7 +25,7 @@ import { occurrenceLinkFromBooking, orderDetailsLink, type LinkTarget } from '..
 import { envelopeSchema } from './actions.ts';
 import { checkoutCost, entry, stepObject, stepsOf, withHandle, type AnyFlowDefinition, type Ctx, type PaymentStepState } from './context.ts';
 import type { ActionDef, BoundAction, Prepared, StepDef } from './definition.ts';
-import { flowDefinition } from './flows/index.ts';
+import { actionPrepares, flowDefinition } from './flows/index.ts';
 import { currentHold, releaseHold } from './holds.ts';
 import { newCheckoutId, documentToken } from './ids.ts';
 import { leavePayment, recordPaid } from './steps/payment.ts';
@@ -264,36 +264,47 @@ function findAction(def: AnyFlowDefinition, currentStep: string, name: string, c
   return Object.values(steps).find((step) => step && Object.hasOwn(step.actions, name))?.actions[name];
 }
 
-export async function submitResponse(deps: Deps, user: SessionUser | null, id: string, input: unknown): Promise<CheckoutState> {
-  const envelope = parseWith(envelopeSchema, input);
-  const seen = await deps.db.selectFrom('checkouts').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!seen || !visibleTo(seen, user)) fail(checkoutNotFoundProblem());
-  if (!user && envelope.action !== 'go back' && seen.status === 'open' && needsLogin(seen)) {
+/** The action of the envelope on the checkout as it stands, its payload parsed; null: "go back". */
+function chooseAction(row: CheckoutRow, user: SessionUser | null, envelope: z.infer<typeof envelopeSchema>): BoundAction | null {
+  if (!user && envelope.action !== 'go back' && row.status === 'open' && needsLogin(row)) {
     // Spec 8 "Unknown user": the login step and the after-login steps need a logged-in learner.
     fail(problems.unknownUser());
   }
-  const chosen = findAction(flowDefinition(seen.flow), seen.current_step, envelope.action, seen.status === 'completed');
+  const chosen = findAction(flowDefinition(row.flow), row.current_step, envelope.action, row.status === 'completed');
   if (chosen === undefined) fail(problems.checkoutSubmission());
-  const bound = chosen === null ? null : chosen.bind(envelope.payload);
-  // Provider work before the transaction; the transaction re-checks everything it relies on.
-  const prepared: Prepared = bound && seen.status === 'open' ? await bound.prepare(deps, seen) : {};
+  return chosen === null ? null : chosen.bind(envelope.payload);
+}
+
+export async function submitResponse(deps: Deps, user: SessionUser | null, id: string, input: unknown): Promise<CheckoutState> {
+  const envelope = parseWith(envelopeSchema, input);
+  // Provider work (create, confirm a payment) runs before the transaction, on the checkout as read first; the
+  // transaction re-checks everything it relies on. Every other action is chosen on the locked row alone.
+  let bound: BoundAction | null | undefined;
+  let prepared: Prepared = {};
+  if (actionPrepares(envelope.action)) {
+    const seen = await deps.db.selectFrom('checkouts').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!seen || !visibleTo(seen, user)) fail(checkoutNotFoundProblem());
+    bound = chooseAction(seen, user, envelope);
+    if (bound && seen.status === 'open') prepared = await bound.prepare(deps, seen);
+  }
   let ctx: Ctx;
   try {
     ctx = await deps.db.transaction().execute(async (tx) => {
       const locked = await lockRow(tx, deps, id);
       if (!locked || !visibleTo(locked.row, user)) fail(checkoutNotFoundProblem());
       const { row } = locked;
+      const action = bound !== undefined ? bound : chooseAction(row, user, envelope);
       const inner = await loadCtx(deps, tx, locked, user);
       if (!(await canAccessCourse(tx, inner.cat, user))) fail(problems.unauthorisedCheckout('You do not have access to this course.'));
       if (row.status === 'completed') {
         // Confirming the same payment twice: the checkout is already complete, nothing more is recorded.
-        if (bound?.repeatable) return inner;
+        if (action?.repeatable) return inner;
         fail(problems.checkoutSubmission());
       }
       if (row.status !== 'open') fail(problems.checkoutSubmission());
       await settleLogin(inner);
-      if (bound === null) await goBack(inner);
-      else await apply(inner, envelope.action, bound, prepared);
+      if (action === null) await goBack(inner);
+      else await apply(inner, envelope.action, action, prepared);
       await saveRow(inner);
       return inner;
     });

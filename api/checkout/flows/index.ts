@@ -4,7 +4,7 @@
  */
 import type { Flow } from '../../../src/domain/checkout/flows.ts';
 import type { AnyFlowDefinition } from '../context.ts';
-import type { FlowDefinition } from '../definition.ts';
+import type { FlowDefinition, StepDef } from '../definition.ts';
 import { bookingFlow } from './booking.ts';
 import { orderFlow } from './order.ts';
 import { requestFlow } from './request.ts';
@@ -26,4 +26,14 @@ const FLOW_DEFINITIONS: { readonly [F in Flow]: FlowDefinition<F> } = {
 
 export function flowDefinition(flow: Flow): AnyFlowDefinition {
   return FLOW_DEFINITIONS[flow];
+}
+
+/** The names of the actions that have provider work to do before their transaction, in any flow. */
+const PREPARING_ACTIONS: ReadonlySet<string> = new Set(
+  Object.values(FLOW_DEFINITIONS).flatMap((def) => Object.values(def.steps as Record<string, StepDef | undefined>)
+    .flatMap((step) => (step ? Object.entries(step.actions).filter(([, a]) => a.prepares).map(([name]) => name) : []))),
+);
+
+export function actionPrepares(name: string): boolean {
+  return PREPARING_ACTIONS.has(name);
 }
