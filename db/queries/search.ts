@@ -26,6 +26,7 @@ import { CompiledQuery, PostgresAdapter, sql } from 'kysely';
 import { rawHandlesOf, type Db } from '../client.ts';
 import { isBusyError } from '../sqlite-driver.ts';
 import { loadCourseCards, type CourseCard } from './course-cards.ts';
+import { PRICE_BANDS } from '../migrations/0110_search_facets.ts';
 import { isSoldOut } from '../../src/domain/pricing.ts';
 import { nextFromUpcoming, salesEndOf, type UpcomingDates } from '../../src/domain/next-date.ts';
 
@@ -110,13 +111,15 @@ function nameKey(query: string | null | undefined): string {
   return (query ?? '').trim().toLowerCase();
 }
 
-interface Filters {
+export interface Filters {
   educatorRefs: readonly string[];
   categorySlug: string | null;
   deliveryMask: number;
   priceMin: number | null;
   priceMax: number | null;
 }
+
+const NO_FILTERS: Filters = { educatorRefs: [], categorySlug: null, deliveryMask: 0, priceMin: null, priceMax: null };
 
 function filtersOf(params: CourseSearchParams): Filters {
   return {
@@ -146,6 +149,19 @@ class Stmt {
   v(value: unknown): this {
     this.params.push(value);
     this.text += this.postgres ? `$${this.params.length}` : '?';
+    return this;
+  }
+  /**
+   * A count (a limit, an offset, a row number, a delivery mask): written into the text on PostgreSQL, a
+   * parameter on SQLite. PostgreSQL plans a statement whose limit is a parameter as if it might read a tenth
+   * of the table, so that generic plan looks far dearer than one planned for the values, and it plans every
+   * execution anew (a quarter of what a search without words cost it). With the counts in the text, the
+   * few texts a page and a page size make each keep one plan per connection.
+   */
+  n(value: number): this {
+    if (!this.postgres) return this.v(value);
+    if (!Number.isSafeInteger(value)) throw new Error(`Not an integer: ${value}`);
+    this.text += String(value);
     return this;
   }
 }
@@ -203,11 +219,47 @@ function filterConditions(st: Stmt, f: Filters, facetsInMatch = false): Stmt {
       st.s(')');
     }
     if (f.categorySlug) st.s(' and s.category_id = (select id from categories where slug = ').v(f.categorySlug).s(')');
-    if (f.deliveryMask) st.s(' and (s.delivery_mask & ').v(f.deliveryMask).s(') <> 0');
+    if (f.deliveryMask) st.s(' and (s.delivery_mask & ').n(f.deliveryMask).s(') <> 0');
   }
   if (f.priceMin !== null) st.s(' and s.to_price >= ').v(f.priceMin);
   if (f.priceMax !== null) st.s(' and s.from_price <= ').v(f.priceMax);
   return st;
+}
+
+/**
+ * PostgreSQL: whether a level text (`doc`) matches the words and the filter's delivery modes and price bands,
+ * which every level text carries as facets (migration 0110), so that one GIN condition serves them all (the
+ * exact price test stays among the filters: a band is wider than a bound). `walk`: the function form, which
+ * tests the same but which no GIN index can serve (see postgresLevelSelect). A query of stop words only has
+ * no lexemes: then every course matches, as with no query (the filters then do all the work).
+ */
+function pgMatch(st: Stmt, doc: string, tsQuery: string, filters: Filters, walk = false): Stmt {
+  st.s(`(numnode(to_tsquery('english', `).v(tsQuery).s(')) = 0 or ').s(walk ? `ts_match_vq(${doc}, ` : `${doc} @@ `);
+  const facets = facetQuery(filters);
+  if (facets) st.s(`(to_tsquery('english', `).v(tsQuery).s(') && ').v(facets).s('::tsquery)');
+  else st.s(`to_tsquery('english', `).v(tsQuery).s(')');
+  return st.s(walk ? '))' : ')');
+}
+
+/** A price's band among PRICE_BANDS, as PostgreSQL's width_bucket gives it (migration 0110). */
+export function priceBand(pence: number): number {
+  return PRICE_BANDS.filter((bound) => bound <= pence).length;
+}
+
+/**
+ * PostgreSQL: the facet lexemes (migration 0110) a course must carry to pass the delivery and price filters, as
+ * tsquery text; null when neither is set. A price bound's band is only partly in: the exact test stays a filter.
+ */
+export function facetQuery(filters: Pick<Filters, 'deliveryMask' | 'priceMin' | 'priceMax'>): string | null {
+  const anyOf = (lexemes: string[]) => `(${lexemes.map((lexeme) => `'${lexeme}'`).join(' | ')})`;
+  const bands = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `${from + i}`);
+  const parts: string[] = [];
+  if (filters.deliveryMask) {
+    parts.push(anyOf(Object.values(SEARCH_DELIVERY_BITS).filter((bit) => filters.deliveryMask & bit).map((bit) => `§d${bit}`)));
+  }
+  if (filters.priceMin !== null) parts.push(anyOf(bands(priceBand(filters.priceMin), PRICE_BANDS.length).map((band) => `§t${band}`)));
+  if (filters.priceMax !== null) parts.push(anyOf(bands(0, priceBand(filters.priceMax)).map((band) => `§f${band}`)));
+  return parts.length > 0 ? parts.join(' & ') : null;
 }
 
 function orderBy(sort: SearchSort, postgres: boolean): string {
@@ -266,18 +318,27 @@ async function findPage(db: Db, params: CourseSearchParams, withCards: boolean):
   } else {
     let ordered: string[];
     if (postgres) {
-      // Reading a level through its GIN index costs what the words match in all; walking it in popularity
-      // order, what it takes to pass enough courses that also pass the filters.
-      const counts = await postgresLevelCounts(db, tsQueryText(terms));
-      const narrowed = filters.priceMin !== null || filters.priceMax !== null || filters.deliveryMask !== 0;
-      const walkCounts = narrowed ? await postgresLevelCounts(db, tsQueryText(terms), filters) : counts;
-      const start = (await postgresFewLevels(db, terms, params.query, filters, limit, counts))
-        ?? (await postgresTopLevels(db, terms, params.query, filters, limit, walkCounts));
-      ordered = await ranked(postgresLevels(db, terms, params.query, filters, walkCounts), limit, start);
+      // Reading a level through its GIN index costs what the words, delivery modes and price bands match (the
+      // index holds them all, migration 0110); walking it in popularity order, what it takes to pass enough
+      // courses that match them: both are told by the same counts.
+      const counts = await postgresLevelCounts(db, tsQueryText(terms), {
+        ...NO_FILTERS, deliveryMask: filters.deliveryMask, priceMin: filters.priceMin, priceMax: filters.priceMax,
+      });
+      // The counts also tell the total (level 1 holds every match): when more courses match than the total
+      // counts to, only the page's rows need reading (reading on to the count's limit cost the walks four
+      // times the rows of a first page). Counts are kept for a while, so should the page come out short
+      // (courses gone since), the rows read are the total.
+      const everyFilter = filters.educatorRefs.length > 0 || filters.categorySlug ? await postgresLevelCounts(db, tsQueryText(terms), filters) : counts;
+      const many = everyFilter[1] > countTo;
+      const want = many ? end : limit;
+      const start = (await postgresFewLevels(db, terms, params.query, filters, want, counts))
+        ?? (await postgresTopLevels(db, terms, params.query, filters, want, counts));
+      ordered = await ranked(postgresLevels(db, terms, params.query, filters, counts), want, start);
+      found = { ids: ordered.slice(offset, end), counted: many && ordered.length >= end ? limit : ordered.length };
     } else {
       ordered = await ranked(sqliteLevels(db, terms, params.query, filters), limit);
+      found = { ids: ordered.slice(offset, end), counted: ordered.length };
     }
-    found = { ids: ordered.slice(offset, end), counted: ordered.length };
   }
   return { ids: found.ids, total: Math.min(found.counted, countTo), capped: found.counted > countTo, page, size, cardRows: found.cardRows };
 }
@@ -317,10 +378,10 @@ async function sorted(
   };
   const order = orderBy(sort, postgres);
   const pageSt = where(new Stmt(postgres).s('select s.course_id from course_search s where '))
-    .s(` order by ${order} limit `).v(window.size).s(' offset ').v(window.offset);
+    .s(` order by ${order} limit `).n(window.size).s(' offset ').n(window.offset);
   // Ordered like the page, so the count walks the same (covering) index and stops at the limit.
   const countSt = where(new Stmt(postgres).s('select count(*) as n from (select 1 from course_search s where '))
-    .s(` order by ${order} limit `).v(window.limit).s(') m');
+    .s(` order by ${order} limit `).n(window.limit).s(') m');
   const [rows, count] = await Promise.all([read<{ course_id: string }>(db, pageSt), read<{ n: number | string }>(db, countSt)]);
   return { ids: rows.map((r) => r.course_id), counted: Number(count[0]?.n ?? 0) };
 }
@@ -346,14 +407,13 @@ async function sortedPostgres(
       from (select s.course_id, s.popularity, s.created_at, s.from_price, s.to_price from course_search s where `);
   if (terms.length > 0) {
     st.reusePlan = false;
-    const q = tsQueryText(terms);
-    st.s(`(numnode(to_tsquery('english', `).v(q).s(`)) = 0 or s.doc_l1 @@ to_tsquery('english', `).v(q).s(')) and ');
+    pgMatch(st, 's.doc_l1', tsQueryText(terms), filters).s(' and ');
   }
-  filterConditions(st, filters).s(` order by ${order} limit `).v(window.limit).s(') s) m');
+  filterConditions(st, filters).s(` order by ${order} limit `).n(window.limit).s(') s) m');
   if (withCards) {
-    st.s(' left join search_cards c on c.course_id = m.course_id and m.rn > ').v(window.offset).s(' and m.rn <= ').v(window.end);
+    st.s(' left join search_cards c on c.course_id = m.course_id and m.rn > ').n(window.offset).s(' and m.rn <= ').n(window.end);
   }
-  st.s(' where (m.rn > ').v(window.offset).s(' and m.rn <= ').v(window.end).s(') or m.rn = m.n order by m.rn');
+  st.s(' where (m.rn > ').n(window.offset).s(' and m.rn <= ').n(window.end).s(') or m.rn = m.n order by m.rn');
   const rows = await read<SortedRow>(db, st);
   const onPage = rows.filter((r) => Number(r.rn) > window.offset && Number(r.rn) <= window.end);
   return {
@@ -396,35 +456,39 @@ async function ranked(readLevel: LevelReader, limit: number, start: { taken: Ran
 export const SEARCH_TUNING = { postgresFewMatches: 600 };
 /** Matches counted per level, at most (a count above SEARCH_TUNING.postgresFewMatches only says "many"). */
 const PG_COUNT_CAP = 1000;
-/** How long a count of a query's matches per level is trusted (it only chooses how to read, never what). */
-const PG_COUNTS_SECONDS = 300;
+/**
+ * How long a count of a query's matches per level is trusted. It chooses how to read, never what, and says
+ * whether more courses match than a total counts to, which only mass unpublishing could make untrue meanwhile.
+ */
+const PG_COUNTS_SECONDS = 60;
 type LevelCounts = Record<1 | 2 | 3 | 4, number>;
-const pgLevelCounts = new Map<string, { counts: LevelCounts; at: number }>();
+/** Per database (each has its own catalogue), per query and filters. */
+const pgLevelCounts = new WeakMap<object, Map<string, { counts: LevelCounts; at: number }>>();
 
 /**
- * How many courses a query's words match at each level (levels 4 to 1; with `filters`, among the courses that
- * pass them, else among all), up to PG_COUNT_CAP, kept for a while per query and filters: one statement of four
- * short counts, each stopping early.
+ * How many courses a query's words match at each level (levels 4 to 1) among the courses that pass `filters`, up
+ * to PG_COUNT_CAP, kept for a while per query and filters: one statement of four short counts, each stopping early.
  */
-async function postgresLevelCounts(db: Db, tsQuery: string, filters?: Filters): Promise<LevelCounts> {
+async function postgresLevelCounts(db: Db, tsQuery: string, filters: Filters): Promise<LevelCounts> {
   const now = Date.now();
-  const key = filters ? `${tsQuery}\u0000${JSON.stringify(filters)}` : tsQuery;
-  const known = pgLevelCounts.get(key);
+  const key = `${tsQuery}\u0000${JSON.stringify(filters)}`;
+  const owner = rawHandlesOf(db)?.pgPool ?? db;
+  let kept = pgLevelCounts.get(owner);
+  if (!kept) pgLevelCounts.set(owner, (kept = new Map()));
+  const known = kept.get(key);
   if (known && now - known.at < PG_COUNTS_SECONDS * 1000) return known.counts;
   const st = new Stmt(true);
   st.reusePlan = false;
   st.s('select ');
   ([4, 3, 2, 1] as const).forEach((level, i) => {
-    st.s(`${i > 0 ? ', ' : ''}(select count(*) from (select 1 from course_search s where (numnode(to_tsquery('english', `).v(tsQuery)
-      .s(`)) = 0 or s.doc_l${level} @@ to_tsquery('english', `).v(tsQuery).s(')) and ');
-    if (filters) filterConditions(st, filters);
-    else st.s('s.published');
+    st.s(`${i > 0 ? ', ' : ''}(select count(*) from (select 1 from course_search s where `);
+    filterConditions(pgMatch(st, `s.doc_l${level}`, tsQuery, filters).s(' and '), filters);
     st.s(` limit ${PG_COUNT_CAP}) m) as c${level}`);
   });
   const [row] = await read<Record<'c1' | 'c2' | 'c3' | 'c4', number | string>>(db, st);
   const counts = { 4: Number(row?.c4 ?? 0), 3: Number(row?.c3 ?? 0), 2: Number(row?.c2 ?? 0), 1: Number(row?.c1 ?? 0) };
-  if (pgLevelCounts.size >= 10_000) pgLevelCounts.clear();
-  pgLevelCounts.set(key, { counts, at: now });
+  if (kept.size >= 10_000) kept.clear();
+  kept.set(key, { counts, at: now });
   return counts;
 }
 
@@ -442,9 +506,7 @@ async function postgresFewLevels(
   if (widest === undefined) return undefined;
   const st = new Stmt(true);
   st.reusePlan = false;
-  const match = (level: number) => {
-    st.s(`(numnode(to_tsquery('english', `).v(tsQuery).s(`)) = 0 or s.doc_l${level} @@ to_tsquery('english', `).v(tsQuery).s('))');
-  };
+  const match = (level: number) => pgMatch(st, `s.doc_l${level}`, tsQuery, filters);
   st.s('select s.course_id, case when s.name_key = ').v(nameKey(query)).s(' and ');
   match(4);
   st.s(' then 5');
@@ -457,14 +519,14 @@ async function postgresFewLevels(
   st.s(` else ${widest} end as level from course_search s where `);
   match(widest);
   st.s(' and ');
-  filterConditions(st, filters).s(` order by level desc, ${orderBy('relevance', true)} limit `).v(limit);
+  filterConditions(st, filters).s(` order by level desc, ${orderBy('relevance', true)} limit `).n(limit);
   const rows = await read<{ course_id: string }>(db, st);
   return { taken: rows.map((r) => ({ id: r.course_id })), levels: SEARCH_LEVELS.filter((level) => level < widest) };
 }
 
 /**
  * Appends the select of one level's matches on PostgreSQL: `limit` rows in rank order, with the sort columns.
- * Many matches among the courses that pass the filters (`walkCounts`): walk the popularity index (migration 0042
+ * Many matches among the courses that pass the filters the level texts carry (`walkCounts`): walk the popularity index (migration 0042
  * carries the level texts, so the walk reads the index alone) until the page is full. The function form of @@ is
  * the same test, but the GIN index cannot serve it, so the planner cannot pick a bitmap of thousands of rows to
  * sort, which it does when it underestimates prefix matches. Fewer: the planner chooses.
@@ -474,15 +536,15 @@ function postgresLevelSelect(
 ): Stmt {
   const doc = `s.doc_l${level === 5 ? 4 : level}`;
   const walk = level < 5 && walkCounts[level as 1 | 2 | 3 | 4] > SEARCH_TUNING.postgresFewMatches;
-  // A query of stop words only has no lexemes: then every course matches, as with no query.
-  st.s(`select s.course_id, ${level} as level, s.popularity, s.created_at from course_search s where (numnode(to_tsquery('english', `).v(tsQuery)
-    .s(walk ? `)) = 0 or ts_match_vq(${doc}, to_tsquery('english', ` : `)) = 0 or ${doc} @@ to_tsquery('english', `).v(tsQuery).s(walk ? ')))' : '))');
+  st.s(`select s.course_id, ${level} as level, s.popularity, s.created_at from course_search s where `);
+  // The filters are written first: PostgreSQL tests a row's conditions of equal cost in the order written, and
+  // a walk passes thousands of rows whose words cost far more to test than a price or a category.
+  filterConditions(st, filters).s(' and ');
+  pgMatch(st, doc, tsQuery, filters, walk);
   // The exact name is found by its index whatever the words; the other levels' plans depend on them.
   if (level === 5) st.s(' and s.name_key = ').v(nameKey(query));
   else st.reusePlan = false;
-  st.s(' and ');
-  filterConditions(st, filters);
-  return st.s(` order by ${orderBy('relevance', true)} limit `).v(limit);
+  return st.s(` order by ${orderBy('relevance', true)} limit `).n(limit);
 }
 
 function postgresLevels(db: Db, terms: string[], query: string | null | undefined, filters: Filters, walkCounts: LevelCounts): LevelReader {

@@ -6,7 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { SEARCH_COUNT_STEP, SEARCH_MAX_RESULTS, SEARCH_TUNING } from '../../db/queries/search.ts';
+import { sql } from 'kysely';
+import { SEARCH_COUNT_STEP, SEARCH_MAX_RESULTS, SEARCH_TUNING, facetQuery, priceBand } from '../../db/queries/search.ts';
+import { PRICE_BANDS } from '../../db/migrations/0110_search_facets.ts';
 import { DAY, NOW, TEST_ENV, courseRow, educatorRow, expectProblem } from './public-fixtures.ts';
 import type { NewCourse } from '../../db/schema.ts';
 
@@ -26,6 +28,25 @@ async function search(qs: string): Promise<Result> {
   return (await res.json()) as Result;
 }
 const ids = (r: Result) => r.results.map((c) => c._id);
+
+/**
+ * "Stratus" courses priced on and around the bounds of PostgreSQL's price bands (migration 0110: 1, 1000, …,
+ * 25000, …, 100000 pence): [id, from price, to price, delivery]; null for a price on enquiry.
+ */
+const STRATUS: Array<[string, number | null, number | null, 'online' | 'in-person']> = [
+  ['crs_s_free', 0, 0, 'online'],
+  ['crs_s_1', 1, 1, 'in-person'],
+  ['crs_s_999', 999, 999, 'online'],
+  ['crs_s_1000', 1000, 1000, 'in-person'],
+  ['crs_s_1001', 1001, 1001, 'online'],
+  ['crs_s_range', 900, 30000, 'in-person'],
+  ['crs_s_24999', 24999, 24999, 'online'],
+  ['crs_s_25000', 25000, 25000, 'in-person'],
+  ['crs_s_100000', 100000, 100000, 'online'],
+  ['crs_s_150000', 150000, 150000, 'in-person'],
+  ['crs_s_poa', null, null, 'online'],
+];
+const PRICE_BOUNDS = [0, 1, 2, 999, 1000, 1001, 24999, 25000, 25001, 30000, 99999, 100000, 150000, 150001];
 
 /** Popularity is rating × count; a course without an aggregate has 0. */
 const aggregate = (courseId: string, rating: number, count: number) => ({
@@ -93,6 +114,9 @@ beforeAll(async () => {
     plain('crs_tie_popular', 'Nimbus Class', { created_at: NOW - 90 * DAY }),
     // A price-offers course whose price comes from its offers.
     plain('crs_offers', 'Cirrus Workshop', { pricing_type: 'price-offers' }),
+    ...STRATUS.map(([id, from, to, delivery]) => plain(id, `Stratus ${id.slice(6)}`, {
+      pricing_type: from === 0 ? 'free' : from === null ? 'price-on-enquiry' : 'price-range', minimum_price: from, maximum_price: to, delivery_modes: [delivery],
+    })),
   ]).execute();
   for (let i = 0; i < QUARTZ.length; i += 50) {
     await db.insertInto('courses').values(QUARTZ.slice(i, i + 50).map((q) => courseRow({
@@ -146,7 +170,7 @@ describe('relevance levels', () => {
   });
 
   it('never matches the index\'s own filter tokens with typed words', async () => {
-    for (const word of ['d1', 'd16', 'e', 'c6361745f7a6570687972']) {
+    for (const word of ['d1', 'd16', 'e', 'c6361745f7a6570687972', 'f0', 't11', 't16']) {
       expect(ids(await search(`query=${word}`)), word).toEqual([]);
     }
   });
@@ -184,6 +208,20 @@ describe('pages and the total', () => {
     expect(await search('educator_ref=edu_q1,edu_q2&sort=newest&size=50&page=2')).toMatchObject({ total: 200, total_capped: true });
   });
 
+  it('tells the exact total on a page that comes out short, also when courses were unpublished since the last count', async () => {
+    const { db } = server;
+    const cumulus = Array.from({ length: 150 }, (_, i) => `crs_cumulus_${String(i).padStart(3, '0')}`);
+    await db.insertInto('courses').values(cumulus.map((id) => courseRow({ id, educator_id: 'edu_plain', slug: id, name: `Cumulus ${id.slice(-3)}` }))).execute();
+    expect(await search('query=cumulus&size=24')).toMatchObject({ total: 100, total_capped: true });
+    // PostgreSQL keeps its count of the word's matches for a while; the page read tells the truth.
+    await db.updateTable('courses').set({ published: false }).where('id', 'in', cumulus.slice(30)).execute();
+    const second = await search('query=cumulus&size=24&page=2');
+    expect(ids(second)).toHaveLength(6);
+    expect(second.total).toBe(30);
+    expect(second).not.toHaveProperty('total_capped');
+    await db.deleteFrom('courses').where('id', 'in', cumulus).execute();
+  });
+
   it(`serves pages up to result ${SEARCH_MAX_RESULTS} and refuses deeper ones`, async () => {
     expect((await search(`size=50&page=${SEARCH_MAX_RESULTS / 50}`)).results).toEqual([]);
     expect((await search(`size=1&page=${SEARCH_MAX_RESULTS}&query=quartz`)).results).toEqual([]);
@@ -203,6 +241,38 @@ describe('filters with words', () => {
     expect(await filtered('category_slug=zephyr-arts')).toEqual(['crs_category']);
     expect(await filtered('category_slug=other&delivery=online')).toEqual(['crs_keyword', 'crs_description']);
     expect(await filtered('category_slug=nowhere')).toEqual([]);
+  });
+});
+
+describe('price filters with words', () => {
+  it('keep exactly the courses whose range reaches the bounds, on and around each price band\'s bounds', async () => {
+    const all = ids(await search('query=stratus&size=50'));
+    expect([...all].sort()).toEqual(STRATUS.map(([id]) => id).sort());
+    const price = new Map(STRATUS.map(([id, from, to, delivery]) => [id, { from, to, delivery }]));
+    const expected = (keep: (p: { from: number | null; to: number | null; delivery: string }) => boolean) => all.filter((id) => keep(price.get(id)!));
+    for (const bound of PRICE_BOUNDS) {
+      expect(ids(await search(`query=stratus&size=50&min_price=${bound}`)), `min ${bound}`).toEqual(expected((p) => p.to !== null && p.to >= bound));
+      expect(ids(await search(`query=stratus&size=50&max_price=${bound}`)), `max ${bound}`).toEqual(expected((p) => p.from !== null && p.from <= bound));
+      expect(ids(await search(`query=stratus&size=50&min_price=${bound}&max_price=${bound + 1000}&delivery=online`)), `${bound} to ${bound + 1000}, online`)
+        .toEqual(expected((p) => p.to !== null && p.to >= bound && p.from! <= bound + 1000 && p.delivery === 'online'));
+    }
+  });
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL: a filter\'s facet query matches every course that passes it, and no course of a band below', async () => {
+    const bands = await sql<{ price: number; band: number }>`select price, width_bucket(price, array[${sql.join(PRICE_BANDS.map((b) => sql.lit(b)))}]) as band
+      from unnest(array[${sql.join(PRICE_BOUNDS.map((b) => sql.lit(b)))}]) price`.execute(server.db);
+    for (const { price, band } of bands.rows) expect(priceBand(price), `band of ${price}`).toBe(band);
+    for (const price of PRICE_BOUNDS) {
+      for (const bound of PRICE_BOUNDS) {
+        const { rows: [m] } = await sql<{ min: boolean; max: boolean }>`select
+          course_search_facets(0, ${price}, ${price}) @@ ${facetQuery({ deliveryMask: 0, priceMin: bound, priceMax: null })}::tsquery as min,
+          course_search_facets(0, ${price}, ${price}) @@ ${facetQuery({ deliveryMask: 0, priceMin: null, priceMax: bound })}::tsquery as max`.execute(server.db);
+        expect(m.min, `${price} from ${bound}`).toBe(priceBand(price) >= priceBand(bound));
+        expect(m.max, `${price} up to ${bound}`).toBe(priceBand(price) <= priceBand(bound));
+        if (price >= bound) expect(m.min).toBe(true);
+        if (price <= bound) expect(m.max).toBe(true);
+      }
+    }
   });
 });
 
@@ -233,6 +303,10 @@ describe('the read model follows the catalogue', () => {
     await db.updateTable('offers').set({ price: 3500 }).where('id', '=', 'off_cirrus').execute();
     expect(ids(await search('query=cirrus&max_price=3000'))).toEqual([]);
     expect(ids(await search('query=cirrus&min_price=3500&sort=price_asc'))).toEqual(['crs_offers']);
+    // Into another price band (PostgreSQL's level texts carry the band, migration 0110).
+    await db.updateTable('offers').set({ price: 30000 }).where('id', '=', 'off_cirrus').execute();
+    expect(ids(await search('query=cirrus&min_price=25000'))).toEqual(['crs_offers']);
+    expect(ids(await search('query=cirrus&max_price=29999'))).toEqual([]);
     await db.deleteFrom('offers').where('id', '=', 'off_cirrus').execute();
     expect(ids(await search('query=cirrus&min_price=0'))).toEqual([]);
 
