@@ -101,6 +101,28 @@ export function tsQueryText(terms: readonly string[]): string {
   return terms.map((t) => `${t}:*`).join(' & ');
 }
 
+/** Per database: how to_tsquery('english') reads each query's words. */
+const pgTsQueries = new WeakMap<object, Map<string, string>>();
+
+/**
+ * PostgreSQL: the words as to_tsquery('english') makes them (stemmed prefixes, stop words gone), as tsquery
+ * text; '' when only stop words are left. Read once per query and kept: it depends on the words alone.
+ */
+async function pgTsQuery(db: Db, terms: readonly string[]): Promise<string> {
+  const text = tsQueryText(terms);
+  const owner = rawHandlesOf(db)?.pgPool ?? db;
+  let kept = pgTsQueries.get(owner);
+  if (!kept) pgTsQueries.set(owner, (kept = new Map()));
+  let tsQuery = kept.get(text);
+  if (tsQuery === undefined) {
+    const [row] = await read<{ q: string }>(db, new Stmt(true).s(`select to_tsquery('english', `).v(text).s(')::text as q'));
+    tsQuery = row?.q ?? '';
+    if (kept.size >= 10_000) kept.clear();
+    kept.set(text, tsQuery);
+  }
+  return tsQuery;
+}
+
 /** Also true of a transaction on PostgreSQL (dialectOfDb knows only the handles openDb made). */
 function isPostgres(db: Db): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
@@ -169,8 +191,8 @@ class Stmt {
 /**
  * PostgreSQL: names of prepared statements, one per statement text, so each pooled connection plans a
  * statement once and may reuse the plan. Not for statements whose best plan depends on how many courses
- * their words match (an ordered walk for common words, the GIN index for rare ones): those are planned
- * for their words every time (`reusePlan` false).
+ * their words match (the GIN index for rare words, or what the planner picks): those are planned for their
+ * words every time (`reusePlan` false). A walk for common words, which search chooses itself, is one plan.
  */
 const PG_STATEMENT_NAMES = new Map<string, string>();
 const PG_MAX_NAMED = 2000;
@@ -227,18 +249,19 @@ function filterConditions(st: Stmt, f: Filters, facetsInMatch = false): Stmt {
 }
 
 /**
- * PostgreSQL: whether a level text (`doc`) matches the words and the filter's delivery modes and price bands,
- * which every level text carries as facets (migration 0110), so that one GIN condition serves them all (the
- * exact price test stays among the filters: a band is wider than a bound). `walk`: the function form, which
- * tests the same but which no GIN index can serve (see postgresLevelSelect). A query of stop words only has
- * no lexemes: then every course matches, as with no query (the filters then do all the work).
+ * PostgreSQL: whether a level text (`doc`) matches the words (`tsQuery`, as pgTsQuery made it) and the filter's
+ * delivery modes and price bands, which every level text carries as facets (migration 0110), so that one GIN
+ * condition serves them all (the exact price test stays among the filters: a band is wider than a bound). The
+ * tsquery is one parameter of type tsquery, read once per execution, so a plan kept for a statement does not
+ * parse it again for every row. `walk`: the function form, which tests the same but which no GIN index can
+ * serve (see postgresLevelSelect). A query of stop words only has no lexemes: then every course matches, as
+ * with no query (the filters then do all the work).
  */
 function pgMatch(st: Stmt, doc: string, tsQuery: string, filters: Filters, walk = false): Stmt {
-  st.s(`(numnode(to_tsquery('english', `).v(tsQuery).s(')) = 0 or ').s(walk ? `ts_match_vq(${doc}, ` : `${doc} @@ `);
+  if (tsQuery === '') return st.s('true');
   const facets = facetQuery(filters);
-  if (facets) st.s(`(to_tsquery('english', `).v(tsQuery).s(') && ').v(facets).s('::tsquery)');
-  else st.s(`to_tsquery('english', `).v(tsQuery).s(')');
-  return st.s(walk ? '))' : ')');
+  st.s(walk ? `ts_match_vq(${doc}, ` : `${doc} @@ `).v(facets ? `(${tsQuery}) & ${facets}` : tsQuery).s('::tsquery');
+  return walk ? st.s(')') : st;
 }
 
 /** A price's band among PRICE_BANDS, as PostgreSQL's width_bucket gives it (migration 0110). */
@@ -313,30 +336,37 @@ async function findPage(db: Db, params: CourseSearchParams, withCards: boolean):
   let found: { ids: string[]; counted: number; cardRows?: StoredCardRow[] };
   if (terms.length === 0 || sort !== 'relevance') {
     found = postgres
-      ? await sortedPostgres(db, terms, filters, sort, { offset, end, limit }, withCards)
-      : await sorted(db, terms, filters, sort, { offset, size, limit }, postgres);
+      ? await sortedPostgres(db, terms.length > 0 ? await pgTsQuery(db, terms) : null, filters, sort, { offset, end, limit }, withCards)
+      : await sorted(db, terms, filters, sort, { offset, size, limit });
   } else {
     let ordered: string[];
     if (postgres) {
       // Reading a level through its GIN index costs what the words, delivery modes and price bands match (the
       // index holds them all, migration 0110); walking it in popularity order, what it takes to pass enough
       // courses that match them: both are told by the same counts.
-      const counts = await postgresLevelCounts(db, tsQueryText(terms), {
+      const tsQuery = await pgTsQuery(db, terms);
+      const counts = await postgresLevelCounts(db, tsQuery, {
         ...NO_FILTERS, deliveryMask: filters.deliveryMask, priceMin: filters.priceMin, priceMax: filters.priceMax,
       });
       // The counts also tell the total (level 1 holds every match): when more courses match than the total
       // counts to, only the page's rows need reading (reading on to the count's limit cost the walks four
       // times the rows of a first page). Counts are kept for a while, so should the page come out short
       // (courses gone since), the rows read are the total.
-      const everyFilter = filters.educatorRefs.length > 0 || filters.categorySlug ? await postgresLevelCounts(db, tsQueryText(terms), filters) : counts;
+      const everyFilter = filters.educatorRefs.length > 0 || filters.categorySlug ? await postgresLevelCounts(db, tsQuery, filters) : counts;
       const many = everyFilter[1] > countTo;
       const want = many ? end : limit;
-      const start = (await postgresFewLevels(db, terms, params.query, filters, want, counts))
-        ?? (await postgresTopLevels(db, terms, params.query, filters, want, counts));
-      ordered = await ranked(postgresLevels(db, terms, params.query, filters, counts), want, start);
-      found = { ids: ordered.slice(offset, end), counted: many && ordered.length >= end ? limit : ordered.length };
+      const window = withCards ? { offset, end } : null;
+      const start = (await postgresFewLevels(db, tsQuery, params.query, filters, want, counts, window))
+        ?? (await postgresTopLevels(db, tsQuery, params.query, filters, want, counts, window));
+      const rows = await ranked(postgresLevels(db, tsQuery, params.query, filters, counts, window), want, start);
+      const onPage = rows.slice(offset, end);
+      found = {
+        ids: onPage.map((r) => r.id),
+        counted: many && rows.length >= end ? limit : rows.length,
+        ...(withCards ? { cardRows: onPage.flatMap((r) => (r.card ? [r.card] : [])) } : {}),
+      };
     } else {
-      ordered = await ranked(sqliteLevels(db, terms, params.query, filters), limit);
+      ordered = (await ranked(sqliteLevels(db, terms, params.query, filters), limit)).map((r) => r.id);
       found = { ids: ordered.slice(offset, end), counted: ordered.length };
     }
   }
@@ -351,36 +381,30 @@ export async function searchCourses(db: Db, params: CourseSearchParams, options:
 }
 
 /**
- * No query, or a query sorted by newest or price: the matches in that order off an index of course_search,
- * and a count that stops at the limit. A query here sorts every match (no index holds both words and price
+ * SQLite, no query or a query sorted by newest or price: the matches in that order off an index of
+ * course_search, and a count that stops at the limit. A query here sorts every match (no index holds both words and price
  * order), so it costs in proportion to how many courses match.
  */
 async function sorted(
-  db: Db, terms: string[], filters: Filters, sort: SearchSort, window: { offset: number; size: number; limit: number }, postgres: boolean,
+  db: Db, terms: string[], filters: Filters, sort: SearchSort, window: { offset: number; size: number; limit: number },
 ): Promise<{ ids: string[]; counted: number }> {
   let match: string | null = null;
-  if (terms.length > 0 && !postgres) {
+  if (terms.length > 0) {
     match = await sqliteMatch(db, terms, filters);
     if (match === null) return { ids: [], counted: 0 };
   }
   const where = (st: Stmt) => {
-    if (terms.length > 0 && postgres) {
-      st.reusePlan = false;
-      const q = tsQueryText(terms);
-      st.s(`(numnode(to_tsquery('english', `).v(q).s(`)) = 0 or s.doc_l1 @@ to_tsquery('english', `).v(q).s(')) and ');
-      return filterConditions(st, filters);
-    }
     if (match !== null) {
       st.s('s.key in (select rowid from course_search_l1 where course_search_l1 match ').v(match).s(') and ');
       return filterConditions(st, filters, true);
     }
     return filterConditions(st, filters);
   };
-  const order = orderBy(sort, postgres);
-  const pageSt = where(new Stmt(postgres).s('select s.course_id from course_search s where '))
+  const order = orderBy(sort, false);
+  const pageSt = where(new Stmt(false).s('select s.course_id from course_search s where '))
     .s(` order by ${order} limit `).n(window.size).s(' offset ').n(window.offset);
   // Ordered like the page, so the count walks the same (covering) index and stops at the limit.
-  const countSt = where(new Stmt(postgres).s('select count(*) as n from (select 1 from course_search s where '))
+  const countSt = where(new Stmt(false).s('select count(*) as n from (select 1 from course_search s where '))
     .s(` order by ${order} limit `).n(window.limit).s(') m');
   const [rows, count] = await Promise.all([read<{ course_id: string }>(db, pageSt), read<{ n: number | string }>(db, countSt)]);
   return { ids: rows.map((r) => r.course_id), counted: Number(count[0]?.n ?? 0) };
@@ -399,15 +423,15 @@ interface SortedRow extends Partial<StoredCardRow> {
  * number is the count.
  */
 async function sortedPostgres(
-  db: Db, terms: string[], filters: Filters, sort: SearchSort, window: { offset: number; end: number; limit: number }, withCards: boolean,
+  db: Db, tsQuery: string | null, filters: Filters, sort: SearchSort, window: { offset: number; end: number; limit: number }, withCards: boolean,
 ): Promise<{ ids: string[]; counted: number; cardRows?: StoredCardRow[] }> {
   const order = orderBy(sort, true);
   const st = new Stmt(true).s(`select m.course_id, m.rn, m.n${withCards ? ', c.version, c.card, c.upcoming, c.computed_at' : ''}
     from (select s.course_id, row_number() over (order by ${order}) as rn, count(*) over () as n
       from (select s.course_id, s.popularity, s.created_at, s.from_price, s.to_price from course_search s where `);
-  if (terms.length > 0) {
+  if (tsQuery !== null) {
     st.reusePlan = false;
-    pgMatch(st, 's.doc_l1', tsQueryText(terms), filters).s(' and ');
+    pgMatch(st, 's.doc_l1', tsQuery, filters).s(' and ');
   }
   filterConditions(st, filters).s(` order by ${order} limit `).n(window.limit).s(') s) m');
   if (withCards) {
@@ -431,6 +455,8 @@ interface Ranked {
   id: string;
   /** SQLite's course_search.key. */
   key?: number;
+  /** PostgreSQL: the stored card, read along when the row may be on the page (see pgWithCards). */
+  card?: StoredCardRow;
 }
 
 /**
@@ -438,7 +464,7 @@ interface Ranked {
  * level 4 is also in 3, 2 and 1), so each level skips the rows already taken; a lower level is read only
  * when the ones above are exhausted, so `taken` stays shorter than `limit`.
  */
-async function ranked(readLevel: LevelReader, limit: number, start: { taken: Ranked[]; levels: readonly Level[] } = { taken: [], levels: SEARCH_LEVELS }): Promise<string[]> {
+async function ranked(readLevel: LevelReader, limit: number, start: { taken: Ranked[]; levels: readonly Level[] } = { taken: [], levels: SEARCH_LEVELS }): Promise<Ranked[]> {
   const taken = start.taken.slice(0, limit);
   for (const level of start.levels) {
     if (taken.length >= limit) break;
@@ -446,7 +472,7 @@ async function ranked(readLevel: LevelReader, limit: number, start: { taken: Ran
     taken.push(...rows);
     if (taken.length >= limit) break;
   }
-  return taken.map((r) => r.id);
+  return taken;
 }
 
 /**
@@ -498,30 +524,69 @@ async function postgresLevelCounts(db: Db, tsQuery: string, filters: Filters): P
  * of one statement per level; the levels below are then read one by one as usual. Undefined when even the
  * name level has many matches.
  */
+/** What a level statement gives back per row: the course, and its stored card when read along. */
+type LevelRow = { course_id: string } & Partial<Omit<StoredCardRow, 'course_id'>>;
+
+/** Where the page lies among the rows of a search: after `offset` rows, up to `end`. */
+interface PageWindow {
+  offset: number;
+  end: number;
+}
+
+/**
+ * PostgreSQL: a level statement (`build` appends it; it gives course_id, level, popularity and created_at in rank
+ * order) with the stored cards of the rows that may be on the page read along, so that a search with words
+ * needs no statement of its own for its page's cards. Each course once, at its best level; the statement's
+ * rows are then the new ones in rank order with at most `taken` (rows found by the statements before it) among
+ * them, so the row at place p of the statement is at place p to p + taken of the search: those that can
+ * reach the page are read along. Without a window, the statement as it is.
+ */
+function pgWithCards(st: Stmt, page: PageWindow | null, taken: number, build: () => void): Stmt {
+  if (!page) {
+    build();
+    return st;
+  }
+  st.s(`select x.course_id, c.version, c.card, c.upcoming, c.computed_at from (
+    select y.course_id, row_number() over (order by y.level desc, y.popularity desc, y.created_at desc, y.course_id collate "C") as rn
+    from (select distinct on (z.course_id) z.* from (`);
+  build();
+  // The key is null off the window, so those rows cost no look-up (a join filter would look each up first).
+  return st.s(') z order by z.course_id, z.level desc) y) x left join search_cards c on c.course_id = case when x.rn > ')
+    .n(Math.max(0, page.offset - taken)).s(' and x.rn <= ').n(page.end).s(' then x.course_id end order by x.rn');
+}
+
+/** Rows as `ranked` takes them, each with its card when one was read along. */
+function rankedRows(rows: LevelRow[]): Ranked[] {
+  return rows.map((r) => (r.version === null || r.version === undefined
+    ? { id: r.course_id }
+    : { id: r.course_id, card: { course_id: r.course_id, version: r.version, card: r.card ?? null, upcoming: r.upcoming ?? null, computed_at: r.computed_at ?? null } }));
+}
+
 async function postgresFewLevels(
-  db: Db, terms: string[], query: string | null | undefined, filters: Filters, limit: number, counts: LevelCounts,
+  db: Db, tsQuery: string, query: string | null | undefined, filters: Filters, limit: number, counts: LevelCounts, page: PageWindow | null,
 ): Promise<{ taken: Ranked[]; levels: Level[] } | undefined> {
-  const tsQuery = tsQueryText(terms);
   const widest = ([1, 2, 3, 4] as const).find((level) => counts[level] <= SEARCH_TUNING.postgresFewMatches);
   if (widest === undefined) return undefined;
   const st = new Stmt(true);
   st.reusePlan = false;
   const match = (level: number) => pgMatch(st, `s.doc_l${level}`, tsQuery, filters);
-  st.s('select s.course_id, case when s.name_key = ').v(nameKey(query)).s(' and ');
-  match(4);
-  st.s(' then 5');
-  for (const level of [4, 3, 2] as const) {
-    if (level <= widest) break;
-    st.s(' when ');
-    match(level);
-    st.s(` then ${level}`);
-  }
-  st.s(` else ${widest} end as level from course_search s where `);
-  match(widest);
-  st.s(' and ');
-  filterConditions(st, filters).s(` order by level desc, ${orderBy('relevance', true)} limit `).n(limit);
-  const rows = await read<{ course_id: string }>(db, st);
-  return { taken: rows.map((r) => ({ id: r.course_id })), levels: SEARCH_LEVELS.filter((level) => level < widest) };
+  pgWithCards(st, page, 0, () => {
+    st.s('select s.course_id, s.popularity, s.created_at, case when s.name_key = ').v(nameKey(query)).s(' and ');
+    match(4);
+    st.s(' then 5');
+    for (const level of [4, 3, 2] as const) {
+      if (level <= widest) break;
+      st.s(' when ');
+      match(level);
+      st.s(` then ${level}`);
+    }
+    st.s(` else ${widest} end as level from course_search s where `);
+    match(widest);
+    st.s(' and ');
+    filterConditions(st, filters).s(` order by level desc, ${orderBy('relevance', true)} limit `).n(limit);
+  });
+  const rows = await read<LevelRow>(db, st);
+  return { taken: rankedRows(rows), levels: SEARCH_LEVELS.filter((level) => level < widest) };
 }
 
 /**
@@ -541,20 +606,22 @@ function postgresLevelSelect(
   // a walk passes thousands of rows whose words cost far more to test than a price or a category.
   filterConditions(st, filters).s(' and ');
   pgMatch(st, doc, tsQuery, filters, walk);
-  // The exact name is found by its index whatever the words; the other levels' plans depend on them.
+  // The exact name is found by its index whatever the words, and a walk is a walk whatever they are: one plan
+  // serves every query (the statement is named, see PG_STATEMENT_NAMES). Else the plan depends on the words.
   if (level === 5) st.s(' and s.name_key = ').v(nameKey(query));
-  else st.reusePlan = false;
+  else if (!walk) st.reusePlan = false;
   return st.s(` order by ${orderBy('relevance', true)} limit `).n(limit);
 }
 
-function postgresLevels(db: Db, terms: string[], query: string | null | undefined, filters: Filters, walkCounts: LevelCounts): LevelReader {
-  const tsQuery = tsQueryText(terms);
+function postgresLevels(db: Db, tsQuery: string, query: string | null | undefined, filters: Filters, walkCounts: LevelCounts, page: PageWindow | null): LevelReader {
   return async (level, limit, taken) => {
     // Asking for `taken` more rows and dropping them keeps the planner's estimates right (a NOT on the
     // better levels would hide how few rows a level really has).
-    const rows = await read<{ course_id: string }>(db, postgresLevelSelect(new Stmt(true), level, tsQuery, query, filters, walkCounts, limit + taken.length));
+    const st = new Stmt(true);
+    pgWithCards(st, page, taken.length, () => postgresLevelSelect(st, level, tsQuery, query, filters, walkCounts, limit + taken.length));
+    const rows = await read<LevelRow>(db, st);
     const skip = new Set(taken.map((r) => r.id));
-    return rows.filter((r) => !skip.has(r.course_id)).slice(0, limit).map((r) => ({ id: r.course_id }));
+    return rankedRows(rows.filter((r) => !skip.has(r.course_id)).slice(0, limit));
   };
 }
 
@@ -564,22 +631,18 @@ function postgresLevels(db: Db, terms: string[], query: string | null | undefine
  * after the other: level 4 reads `limit` rows, of which those not exactly named follow the exact names.
  */
 async function postgresTopLevels(
-  db: Db, terms: string[], query: string | null | undefined, filters: Filters, limit: number, walkCounts: LevelCounts,
+  db: Db, tsQuery: string, query: string | null | undefined, filters: Filters, limit: number, walkCounts: LevelCounts, page: PageWindow | null,
 ): Promise<{ taken: Ranked[]; levels: Level[] }> {
-  const tsQuery = tsQueryText(terms);
-  const st = new Stmt(true).s('select u.course_id, u.level from ((');
-  postgresLevelSelect(st, 5, tsQuery, query, filters, walkCounts, limit).s(') union all (');
-  postgresLevelSelect(st, 4, tsQuery, query, filters, walkCounts, limit).s(`)) u order by u.level desc, u.popularity desc, u.created_at desc, u.course_id collate "C"`);
-  st.reusePlan = false;
-  const rows = await read<{ course_id: string; level: number | string }>(db, st);
-  const taken: Ranked[] = [];
+  const st = new Stmt(true);
+  pgWithCards(st, page, 0, () => {
+    st.s('select u.course_id, u.level, u.popularity, u.created_at from ((');
+    postgresLevelSelect(st, 5, tsQuery, query, filters, walkCounts, limit).s(') union all (');
+    postgresLevelSelect(st, 4, tsQuery, query, filters, walkCounts, limit).s(`)) u order by u.level desc, u.popularity desc, u.created_at desc, u.course_id collate "C"`);
+  });
+  const rows = await read<LevelRow>(db, st);
   const seen = new Set<string>();
-  for (const row of rows) {
-    if (seen.has(row.course_id)) continue;
-    seen.add(row.course_id);
-    taken.push({ id: row.course_id });
-  }
-  return { taken: taken.slice(0, limit), levels: [3, 2, 1] };
+  const unique = rows.filter((row) => !seen.has(row.course_id) && Boolean(seen.add(row.course_id)));
+  return { taken: rankedRows(unique).slice(0, limit), levels: [3, 2, 1] };
 }
 
 /** Hex of the UTF-8 bytes, as SQLite's hex() writes a facet token's id (migration 0040). */
@@ -711,8 +774,10 @@ export async function optimizeSearchIndex(db: Db): Promise<void> {
   if (!isPostgres(db)) {
     for (const table of SQLITE_LEVEL_TABLES) await sql`insert into ${sql.table(table)} (${sql.ref(table)}) values ('optimize')`.execute(db);
   } else {
-    // Vacuum too: a bulk load leaves dead rows that ordered walks would step over.
+    // Vacuum too: a bulk load leaves dead rows that ordered walks would step over, and cards written twice
+    // (filled by triggers, then emptied by the offers and occurrences loaded after them).
     await sql`vacuum analyze course_search`.execute(db);
+    await sql`vacuum analyze search_cards`.execute(db);
   }
 }
 
@@ -791,18 +856,21 @@ async function pageCards(
 ): Promise<Map<string, PageCard>> {
   const cards = new Map<string, PageCard>();
   if (ids.length === 0) return cards;
-  let rows = prefetched;
-  if (!rows) {
+  // Cards read along with the page's ids; the others (or all) read here.
+  const rows = [...(prefetched ?? [])];
+  const known = new Set(rows.map((r) => r.course_id));
+  const toRead = ids.filter((id) => !known.has(id));
+  if (toRead.length > 0) {
     const postgres = isPostgres(db);
     const st = new Stmt(postgres).s('select course_id, version, card, upcoming, computed_at from search_cards where course_id ');
-    if (postgres) st.s('= any(').v(ids).s('::text[])');
+    if (postgres) st.s('= any(').v(toRead).s('::text[])');
     else {
       // A list of parameters (one statement per page size, all cached) reads faster than json_each.
       st.s('in (');
-      ids.forEach((id, i) => (i > 0 ? st.s(', ') : st).v(id));
+      toRead.forEach((id, i) => (i > 0 ? st.s(', ') : st).v(id));
       st.s(')');
     }
-    rows = await read<StoredCardRow>(db, st);
+    rows.push(...(await read<StoredCardRow>(db, st)));
   }
   const versions = new Map<string, number>();
   for (const row of rows) {

@@ -13,8 +13,10 @@
  * Env: BENCH_ENGINES=sqlite,postgres  BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres (an
  * admin connection; the catalogue gets its own database)  BENCH_EDUCATORS=10000  BENCH_CONNECTIONS=20
  * BENCH_SECONDS=20  BENCH_WARMUP_SECONDS=5  BENCH_PROFILE=<dir> (CPU profiles of the server)
- * BENCH_REBUILD=1 (build the catalogue again). SERVER_PROCESSES=n is passed on to the server (api/server.ts).
+ * BENCH_REBUILD=1 (build the catalogue again)  BENCH_BARE_SECONDS=5 (the bare node:http reference printed first).
+ * SERVER_PROCESSES=n is passed on to the server (api/server.ts).
  */
+import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync, existsSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { loadavg } from 'node:os';
@@ -34,6 +36,7 @@ const EDUCATORS = Number(process.env.BENCH_EDUCATORS ?? 10_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 5);
+const BARE_SECONDS = Number(process.env.BENCH_BARE_SECONDS ?? 5);
 const SEED = 1;
 
 function mixPaths(educators: string[]): Array<{ kind: string; path: string }> {
@@ -210,6 +213,31 @@ async function benchEngine(catalogue: Catalogue): Promise<void> {
   if (profileDir && existsSync(profileDir)) console.log(`  CPU profile of the server in ${profileDir}`);
 }
 
+/**
+ * The machine's speed at the time: a bare node:http server in its own process answering every request with
+ * the same 15 KB of JSON (about a page of search results), driven by the same closed loop. This machine's
+ * speed swings by half within the hour, so runs are compared by this figure, printed beside them.
+ */
+async function bareReference(): Promise<void> {
+  const port = await freePort();
+  const source = `const body = JSON.stringify({ results: Array.from({ length: 24 }, (_, i) => ({ _id: 'crs_' + i, text: 'x'.repeat(600) })) });
+    require('node:http').createServer((req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end(body); })
+      .listen(${port}, '127.0.0.1', () => console.log('ready'));`;
+  const bare = spawn(process.execPath, ['-e', source], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    await new Promise<void>((ok) => bare.stdout!.once('data', () => ok()));
+    const base = new URL(`http://127.0.0.1:${port}`);
+    await closedLoop(base, [{ kind: 'bare', path: '/' }], 1);
+    const { samples, elapsed } = await closedLoop(base, [{ kind: 'bare', path: '/' }], BARE_SECONDS);
+    console.log(`\nbare node:http, 15 KB of JSON · ${CONNECTIONS} connections · ${BARE_SECONDS} s: req/s ${(samples.length / elapsed).toFixed(0)}  p50/p95/p99/max ms ${summary(samples.map((x) => x.ms))}`);
+  } finally {
+    const exited = new Promise((r) => bare.once('exit', r));
+    bare.kill();
+    await exited;
+  }
+}
+
+await bareReference();
 for (const engine of ENGINES) {
   let catalogue: Catalogue;
   try {
