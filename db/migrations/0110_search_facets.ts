@@ -55,25 +55,28 @@ export async function up(db: AnyDb): Promise<void> {
   await sql.raw(`update course_search set ${LEVELS.map((doc) => `${doc} = ${withFacets(doc)}`).join(', ')}`).execute(db);
 
   // Offers move a course's price range, which the 0040 trigger copies alone: the bands go with it.
-  await sql.raw(`create or replace function course_search_offers_changed() returns trigger language plpgsql as $$
-  begin
-    if tg_op in ('INSERT', 'UPDATE') then
-      ${refreshPrices('select course_id from new_offers')}
-    end if;
-    if tg_op in ('DELETE', 'UPDATE') then
-      ${refreshPrices('select course_id from old_offers')}
-    end if;
-    return null;
-  end $$`).execute(db);
+  await replaceOffersTrigger(db, ['from_price', 'to_price', ...LEVELS]);
 }
 
-/** Copies a course's price range from the view, and its level texts, whose price bands moved with it. */
-function refreshPrices(idsQuery: string): string {
-  const columns = ['from_price', 'to_price', ...LEVELS];
-  return `update course_search t set ${columns.map((c) => `${c} = s.${c}`).join(', ')}
+/**
+ * The trigger function on offers: copies `columns` of the courses whose offers changed from the view, where their
+ * price range moved (0040 copied the prices alone).
+ */
+async function replaceOffersTrigger(db: AnyDb, columns: string[]): Promise<void> {
+  const refresh = (idsQuery: string) => `update course_search t set ${columns.map((c) => `${c} = s.${c}`).join(', ')}
     from course_search_source s
     where s.course_id = t.course_id and t.course_id in (${idsQuery})
       and (t.from_price is distinct from s.from_price or t.to_price is distinct from s.to_price);`;
+  await sql.raw(`create or replace function course_search_offers_changed() returns trigger language plpgsql as $$
+  begin
+    if tg_op in ('INSERT', 'UPDATE') then
+      ${refresh('select course_id from new_offers')}
+    end if;
+    if tg_op in ('DELETE', 'UPDATE') then
+      ${refresh('select course_id from old_offers')}
+    end if;
+    return null;
+  end $$`).execute(db);
 }
 
 export async function down(db: AnyDb): Promise<void> {
@@ -82,23 +85,6 @@ export async function down(db: AnyDb): Promise<void> {
   await sql`alter view course_search_source_base rename to course_search_source`.execute(db);
   await sql.raw(`update course_search s set ${LEVELS.map((doc) => `${doc} = b.${doc}`).join(', ')}
     from course_search_source b where b.course_id = s.course_id`).execute(db);
-  await sql.raw(`create or replace function course_search_offers_changed() returns trigger language plpgsql as $$
-  begin
-    if tg_op in ('INSERT', 'UPDATE') then
-      ${refreshPricesOnly('select course_id from new_offers')}
-    end if;
-    if tg_op in ('DELETE', 'UPDATE') then
-      ${refreshPricesOnly('select course_id from old_offers')}
-    end if;
-    return null;
-  end $$`).execute(db);
+  await replaceOffersTrigger(db, ['from_price', 'to_price']);
   await sql`drop function course_search_facets(integer, integer, integer)`.execute(db);
-}
-
-/** The offers trigger of 0040. */
-function refreshPricesOnly(idsQuery: string): string {
-  return `update course_search t set from_price = s.from_price, to_price = s.to_price
-    from course_search_source s
-    where s.course_id = t.course_id and t.course_id in (${idsQuery})
-      and (t.from_price is distinct from s.from_price or t.to_price is distinct from s.to_price);`;
 }
