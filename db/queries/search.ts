@@ -345,14 +345,14 @@ async function findPage(db: Db, params: CourseSearchParams, withCards: boolean):
       // index holds them all, migration 0110); walking it in popularity order, what it takes to pass enough
       // courses that match them: both are told by the same counts.
       const tsQuery = await pgTsQuery(db, terms);
-      const counts = await postgresLevelCounts(db, tsQuery, {
+      const counts = await postgresLevelCounts(db, tsQuery, params.query, {
         ...NO_FILTERS, deliveryMask: filters.deliveryMask, priceMin: filters.priceMin, priceMax: filters.priceMax,
       });
       // The counts also tell the total (level 1 holds every match): when more courses match than the total
       // counts to, only the page's rows need reading (reading on to the count's limit cost the walks four
       // times the rows of a first page). Counts are kept for a while, so should the page come out short
       // (courses gone since), the rows read are the total.
-      const everyFilter = filters.educatorRefs.length > 0 || filters.categorySlug ? await postgresLevelCounts(db, tsQuery, filters) : counts;
+      const everyFilter = filters.educatorRefs.length > 0 || filters.categorySlug ? await postgresLevelCounts(db, tsQuery, params.query, filters) : counts;
       const many = everyFilter[1] > countTo;
       const want = many ? end : limit;
       const window = withCards ? { offset, end } : null;
@@ -487,17 +487,18 @@ const PG_COUNT_CAP = 1000;
  * whether more courses match than a total counts to, which only mass unpublishing could make untrue meanwhile.
  */
 const PG_COUNTS_SECONDS = 60;
-type LevelCounts = Record<1 | 2 | 3 | 4, number>;
+/** Matches per level; 5, the exact name, only says whether any course has it (PostgreSQL). */
+type LevelCounts = Record<1 | 2 | 3 | 4 | 5, number>;
 /** Per database (each has its own catalogue), per query and filters. */
 const pgLevelCounts = new WeakMap<object, Map<string, { counts: LevelCounts; at: number }>>();
 
 /**
- * How many courses a query's words match at each level (levels 4 to 1) among the courses that pass `filters`, up
- * to PG_COUNT_CAP, kept for a while per query and filters: one statement of four short counts, each stopping early.
+ * How many courses a query's words match at each level (levels 5 to 1) among the courses that pass `filters`, up
+ * to PG_COUNT_CAP, kept for a while per query and filters: one statement of five short counts, each stopping early.
  */
-async function postgresLevelCounts(db: Db, tsQuery: string, filters: Filters): Promise<LevelCounts> {
+async function postgresLevelCounts(db: Db, tsQuery: string, query: string | null | undefined, filters: Filters): Promise<LevelCounts> {
   const now = Date.now();
-  const key = `${tsQuery}\u0000${JSON.stringify(filters)}`;
+  const key = `${tsQuery}\u0000${nameKey(query)}\u0000${JSON.stringify(filters)}`;
   const owner = rawHandlesOf(db)?.pgPool ?? db;
   let kept = pgLevelCounts.get(owner);
   if (!kept) pgLevelCounts.set(owner, (kept = new Map()));
@@ -505,14 +506,16 @@ async function postgresLevelCounts(db: Db, tsQuery: string, filters: Filters): P
   if (known && now - known.at < PG_COUNTS_SECONDS * 1000) return known.counts;
   const st = new Stmt(true);
   st.reusePlan = false;
-  st.s('select ');
-  ([4, 3, 2, 1] as const).forEach((level, i) => {
-    st.s(`${i > 0 ? ', ' : ''}(select count(*) from (select 1 from course_search s where `);
+  st.s('select (select count(*) from (select 1 from course_search s where s.name_key = ').v(nameKey(query)).s(' and ');
+  filterConditions(pgMatch(st, 's.doc_l4', tsQuery, filters).s(' and '), filters);
+  st.s(` limit ${PG_COUNT_CAP}) m) as c5`);
+  for (const level of [4, 3, 2, 1] as const) {
+    st.s(', (select count(*) from (select 1 from course_search s where ');
     filterConditions(pgMatch(st, `s.doc_l${level}`, tsQuery, filters).s(' and '), filters);
     st.s(` limit ${PG_COUNT_CAP}) m) as c${level}`);
-  });
-  const [row] = await read<Record<'c1' | 'c2' | 'c3' | 'c4', number | string>>(db, st);
-  const counts = { 4: Number(row?.c4 ?? 0), 3: Number(row?.c3 ?? 0), 2: Number(row?.c2 ?? 0), 1: Number(row?.c1 ?? 0) };
+  }
+  const [row] = await read<Record<'c1' | 'c2' | 'c3' | 'c4' | 'c5', number | string>>(db, st);
+  const counts = { 5: Number(row?.c5 ?? 0), 4: Number(row?.c4 ?? 0), 3: Number(row?.c3 ?? 0), 2: Number(row?.c2 ?? 0), 1: Number(row?.c1 ?? 0) };
   if (kept.size >= 10_000) kept.clear();
   kept.set(key, { counts, at: now });
   return counts;
@@ -628,13 +631,21 @@ function postgresLevels(db: Db, tsQuery: string, query: string | null | undefine
 /**
  * PostgreSQL, when no level has few matches: the exact name and the name level in one statement (the exact
  * name's read is a look-up by name, so it costs nothing to run it along), as `ranked` would read them one
- * after the other: level 4 reads `limit` rows, of which those not exactly named follow the exact names.
+ * after the other: level 4 reads `limit` rows, of which those not exactly named follow the exact names. When
+ * no course has the exact name (the counts say so, as of when they were taken), the name level alone: a walk
+ * that one plan serves, where PostgreSQL plans the pair anew for every query (its estimate of a look-up by
+ * name makes a kept plan look dearer). A course newly given the exact name then ranks among the name level
+ * until the counts are taken again, within PG_COUNTS_SECONDS.
  */
 async function postgresTopLevels(
   db: Db, tsQuery: string, query: string | null | undefined, filters: Filters, limit: number, walkCounts: LevelCounts, page: PageWindow | null,
 ): Promise<{ taken: Ranked[]; levels: Level[] }> {
   const st = new Stmt(true);
   pgWithCards(st, page, 0, () => {
+    if (walkCounts[5] === 0) {
+      postgresLevelSelect(st, 4, tsQuery, query, filters, walkCounts, limit);
+      return;
+    }
     st.s('select u.course_id, u.level, u.popularity, u.created_at from ((');
     postgresLevelSelect(st, 5, tsQuery, query, filters, walkCounts, limit).s(') union all (');
     postgresLevelSelect(st, 4, tsQuery, query, filters, walkCounts, limit).s(`)) u order by u.level desc, u.popularity desc, u.created_at desc, u.course_id collate "C"`);
