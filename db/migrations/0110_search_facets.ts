@@ -10,9 +10,10 @@
  *
  * Search writes a filter's tsquery from the same PRICE_BANDS (db/queries/search.ts, facetQuery). Before, the
  * GIN index found every course the words match and the filters were tested on each row it fetched (about one
- * page per course), or the planner walked the popularity index testing thousands of rows: "course" in names with "on demand" passed 29,000 rows for a page of 368 matches (7 ms at
- * 100,000 courses, a fifth of the database's time in the search benchmark); with "from £250" it fetched 2,154
- * pages for 11 courses. No typed word can match a facet: search terms are letters and digits only.
+ * page per course), or the planner walked the popularity index testing thousands of rows: "course" in names
+ * with "on demand" passed 29,000 rows for a page of 368 matches (7 ms at 100,000 courses, a fifth of the
+ * database's time in the search benchmark); with "from £250" it fetched 2,154 pages for 11 courses. No typed
+ * word can match a facet: search terms are letters and digits only.
  *
  * The view course_search_source, which every trigger of 0040 copies course_search's rows from, keeps its
  * name and now adds the facets to what it gave (kept as course_search_source_base), so every way a row is

@@ -339,7 +339,6 @@ async function findPage(db: Db, params: CourseSearchParams, withCards: boolean):
       ? await sortedPostgres(db, terms.length > 0 ? await pgTsQuery(db, terms) : null, filters, sort, { offset, end, limit }, withCards)
       : await sorted(db, terms, filters, sort, { offset, size, limit });
   } else {
-    let ordered: string[];
     if (postgres) {
       // Reading a level through its GIN index costs what the words, delivery modes and price bands match (the
       // index holds them all, migration 0110); walking it in popularity order, what it takes to pass enough
@@ -352,7 +351,8 @@ async function findPage(db: Db, params: CourseSearchParams, withCards: boolean):
       // counts to, only the page's rows need reading (reading on to the count's limit cost the walks four
       // times the rows of a first page). Counts are kept for a while, so should the page come out short
       // (courses gone since), the rows read are the total.
-      const everyFilter = filters.educatorRefs.length > 0 || filters.categorySlug ? await postgresLevelCounts(db, tsQuery, params.query, filters) : counts;
+      const narrower = filters.educatorRefs.length > 0 || filters.categorySlug !== null;
+      const everyFilter = narrower ? await postgresLevelCounts(db, tsQuery, params.query, filters) : counts;
       const many = everyFilter[1] > countTo;
       const want = many ? end : limit;
       const window = withCards ? { offset, end } : null;
@@ -366,7 +366,7 @@ async function findPage(db: Db, params: CourseSearchParams, withCards: boolean):
         ...(withCards ? { cardRows: onPage.flatMap((r) => (r.card ? [r.card] : [])) } : {}),
       };
     } else {
-      ordered = (await ranked(sqliteLevels(db, terms, params.query, filters), limit)).map((r) => r.id);
+      const ordered = (await ranked(sqliteLevels(db, terms, params.query, filters), limit)).map((r) => r.id);
       found = { ids: ordered.slice(offset, end), counted: ordered.length };
     }
   }
@@ -382,8 +382,8 @@ export async function searchCourses(db: Db, params: CourseSearchParams, options:
 
 /**
  * SQLite, no query or a query sorted by newest or price: the matches in that order off an index of
- * course_search, and a count that stops at the limit. A query here sorts every match (no index holds both words and price
- * order), so it costs in proportion to how many courses match.
+ * course_search, and a count that stops at the limit. A query here sorts every match (no index holds both
+ * words and price order), so it costs in proportion to how many courses match.
  */
 async function sorted(
   db: Db, terms: string[], filters: Filters, sort: SearchSort, window: { offset: number; size: number; limit: number },
@@ -521,12 +521,6 @@ async function postgresLevelCounts(db: Db, tsQuery: string, query: string | null
   return counts;
 }
 
-/**
- * PostgreSQL: when few courses match the words at some level, every level from the exact name down to it is
- * read in one statement (through that level's GIN index, each row ranked by the best level it reaches) instead
- * of one statement per level; the levels below are then read one by one as usual. Undefined when even the
- * name level has many matches.
- */
 /** What a level statement gives back per row: the course, and its stored card when read along. */
 type LevelRow = { course_id: string } & Partial<Omit<StoredCardRow, 'course_id'>>;
 
@@ -560,11 +554,16 @@ function pgWithCards(st: Stmt, page: PageWindow | null, taken: number, build: ()
 
 /** Rows as `ranked` takes them, each with its card when one was read along. */
 function rankedRows(rows: LevelRow[]): Ranked[] {
-  return rows.map((r) => (r.version === null || r.version === undefined
-    ? { id: r.course_id }
-    : { id: r.course_id, card: { course_id: r.course_id, version: r.version, card: r.card ?? null, upcoming: r.upcoming ?? null, computed_at: r.computed_at ?? null } }));
+  return rows.map(({ course_id: id, version, card = null, upcoming = null, computed_at = null }) =>
+    (version === null || version === undefined ? { id } : { id, card: { course_id: id, version, card, upcoming, computed_at } }));
 }
 
+/**
+ * PostgreSQL: when few courses match the words at some level, every level from the exact name down to it is
+ * read in one statement (through that level's GIN index, each row ranked by the best level it reaches) instead
+ * of one statement per level; the levels below are then read one by one as usual. Undefined when even the
+ * name level has many matches.
+ */
 async function postgresFewLevels(
   db: Db, tsQuery: string, query: string | null | undefined, filters: Filters, limit: number, counts: LevelCounts, page: PageWindow | null,
 ): Promise<{ taken: Ranked[]; levels: Level[] } | undefined> {
@@ -594,10 +593,10 @@ async function postgresFewLevels(
 
 /**
  * Appends the select of one level's matches on PostgreSQL: `limit` rows in rank order, with the sort columns.
- * Many matches among the courses that pass the filters the level texts carry (`walkCounts`): walk the popularity index (migration 0042
- * carries the level texts, so the walk reads the index alone) until the page is full. The function form of @@ is
- * the same test, but the GIN index cannot serve it, so the planner cannot pick a bitmap of thousands of rows to
- * sort, which it does when it underestimates prefix matches. Fewer: the planner chooses.
+ * Many matches among the courses that pass the filters the level texts carry (`walkCounts`): walk the popularity
+ * index (migration 0042 carries the level texts, so the walk reads the index alone) until the page is full. The
+ * function form of @@ is the same test, but the GIN index cannot serve it, so the planner cannot pick a bitmap
+ * of thousands of rows to sort, which it does when it underestimates prefix matches. Fewer: the planner chooses.
  */
 function postgresLevelSelect(
   st: Stmt, level: Level, tsQuery: string, query: string | null | undefined, filters: Filters, walkCounts: LevelCounts, limit: number,
