@@ -18,7 +18,9 @@
  * Every sort ends with newest, then id, so pages are stable; ids compare byte by byte on both engines.
  *
  * The total is counted exactly up to the next multiple of SEARCH_COUNT_STEP past the page; when more match,
- * `total` is that number and `total_capped` is true ("100+ courses"). Pages end at SEARCH_MAX_RESULTS.
+ * `total` is that number and `total_capped` is true ("100+ courses"). On PostgreSQL, that more match is told by
+ * counts kept for up to a minute (a page that comes out short always tells its exact total). Pages end at
+ * SEARCH_MAX_RESULTS.
  *
  * Usable at build time by pages: `searchCourses(db, {educatorRefs: [id], size: 11}, {now})`.
  */
