@@ -282,7 +282,7 @@ describe('ways of reading', () => {
       'query=zephyr&size=50', 'query=zephyr%20bristol', 'query=nimbus', 'query=%20ZEPHYR%20', 'query=quartz&size=24',
       'query=quartz&size=24&page=5', 'query=quartz&size=24&page=10', 'query=quartz&educator_ref=edu_q1&delivery=in-person&size=24&page=2',
       'query=zephyr&size=50&delivery=online', 'query=zephyr&size=50&category_slug=other&delivery=online', 'query=cirrus&max_price=3000',
-      'query=zephyr&size=2&page=3',
+      'query=zephyr&size=2&page=3', 'query=stratus&size=50&min_price=1000&delivery=online', 'query=stratus&size=3&page=2&max_price=30000',
     ];
     const answers = async () => Promise.all(queries.map((qs) => search(qs)));
     const usual = SEARCH_TUNING.postgresFewMatches;
