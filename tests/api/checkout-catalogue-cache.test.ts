@@ -4,19 +4,18 @@
  * does — seen by the very next read, on SQLite and PostgreSQL alike. Then the same through a checkout over HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDb, type TestDb } from '../helpers/db.ts';
+import type { TestDb } from '../helpers/db.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { signUpAndLogin } from '../helpers/auth.ts';
 import { CatalogueCache } from '../../api/checkout/catalogue-cache.ts';
 import { catalogueVersion, courseStamp } from '../../db/queries/checkout.ts';
-import { ADDONS, IDS, OFFERS, client, contactPayload, seedCheckoutCatalogue } from './checkout-fixtures.ts';
+import { ADDONS, IDS, OFFERS, client, contactPayload, seedCheckoutCatalogue, seededCheckoutDb } from './checkout-fixtures.ts';
 
 describe('the checkout catalogue cache', () => {
   let tdb: TestDb;
   const now = Math.floor(Date.now() / 1000);
   beforeAll(async () => {
-    tdb = await createTestDb();
-    await seedCheckoutCatalogue(tdb.db, now);
+    tdb = await seededCheckoutDb(now);
   });
   afterAll(async () => tdb?.close());
 

@@ -3,6 +3,7 @@
  * straight into the test database. Times are relative to `now`.
  */
 import type { Db } from '../../db/client.ts';
+import { createTestDb, type TestDb } from '../helpers/db.ts';
 import type { TestServer } from '../helpers/server.ts';
 import type { NewCourse, NewEducator } from '../../db/schema.ts';
 
@@ -57,6 +58,13 @@ export const OFFERS = {
 } as const;
 
 export const ADDONS = { apron: 'add_apron', notes: 'add_notes' } as const;
+
+/** A database of its own (tests that need no server) with the checkout catalogue seeded at `now`. */
+export async function seededCheckoutDb(now: number): Promise<TestDb> {
+  const tdb = await createTestDb();
+  await seedCheckoutCatalogue(tdb.db, now);
+  return tdb;
+}
 
 /** Opening hours every day 09:00–17:00 (seconds from midnight). */
 const OPEN = [{ from: 9 * 3600, until: 17 * 3600 }];

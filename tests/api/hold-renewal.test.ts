@@ -5,16 +5,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { createTestDb, type TestDb } from '../helpers/db.ts';
+import type { TestDb } from '../helpers/db.ts';
 import { acquireHold, currentHold, lockOccurrence, sweepExpired } from '../../api/checkout/holds.ts';
-import { DAY, IDS, seedCheckoutCatalogue } from './checkout-fixtures.ts';
+import { DAY, IDS, seededCheckoutDb } from './checkout-fixtures.ts';
 
 let tdb: TestDb;
 const now = Math.floor(Date.now() / 1000);
 
 beforeAll(async () => {
-  tdb = await createTestDb();
-  await seedCheckoutCatalogue(tdb.db, now);
+  tdb = await seededCheckoutDb(now);
 });
 afterAll(async () => tdb?.close());
 
