@@ -1,8 +1,8 @@
 /**
  * A version number per educator that every write to what a checkout sells from (the educator, their courses,
- * the courses' offers and add-ons, the fee settings, the membership plans) raises, by triggers in the writer's own transaction — the
- * educator admin app is a separate program writing these tables, so only the database can be sure to hear of
- * every write. The checkout keeps the catalogue it read in memory with the version it read first, and reads it
+ * the courses' offers and add-ons, the fee settings, the membership plans) raises, by triggers in the writer's
+ * own transaction — the educator admin app is a separate program writing these tables, so only the database can
+ * be sure to hear of every write. The checkout keeps the catalogue it read in memory with the version it read first, and reads it
  * again only when the version moved (api/checkout/catalogue-cache.ts): one number read with the checkout row
  * instead of eight statements per action.
  *

@@ -19,7 +19,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { spawn } from 'node:child_process';
 import http from 'node:http';
 import pg from 'pg';
 import { openDb, type Db } from '../../db/client.ts';
@@ -27,7 +26,7 @@ import { migrateToLatest } from '../../db/migrate.ts';
 import { seedCheckoutCatalogue, IDS, OFFERS, contactPayload, CARDS } from '../api/checkout-fixtures.ts';
 import { signUpAndLogin } from '../helpers/auth.ts';
 import type { TestServer } from '../helpers/server.ts';
-import { databaseCpuSeconds, freePort, percentile, startServerProcess, stopServerProcess, treeCpuSeconds } from './server-process.ts';
+import { databaseCpuSeconds, freePort, percentile, startServerProcess, stopServerProcess, treeCpuSeconds, withBareServer } from './server-process.ts';
 
 const LEVELS = (process.env.BENCH_LEVELS ?? '50,200').split(',').map(Number).filter((n) => n > 0);
 const PER_LEARNER = Number(process.env.BENCH_CHECKOUTS_PER_LEARNER ?? 3);
@@ -206,27 +205,21 @@ async function run(): Promise<void> {
  * as a level's checkouts make (about six each).
  */
 async function bareJson(concurrency: number): Promise<void> {
-  const port = await freePort();
-  const source = `require('node:http').createServer((req, res) => { req.resume(); req.on('end', () => {
-    res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"ok":true,"stepState":{}}'); }); })
-    .listen(${port}, '127.0.0.1', () => process.stdout.write('up'));`;
-  const bare = spawn(process.execPath, ['-e', source], { stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise<void>((ok) => bare.stdout!.once('data', () => ok()));
-  const total = concurrency * PER_LEARNER * 6;
-  let sent = 0;
-  const body = JSON.stringify({ action: 'contact details filled', payload: { firstName: 'Ada' } });
-  const t0 = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (sent < total) {
-      sent++;
-      await post(`http://127.0.0.1:${port}/api/checkout/x/submit-response`, { 'content-type': 'application/json' }, body);
-    }
-  }));
-  const seconds = (performance.now() - t0) / 1000;
-  console.log(`bare node:http JSON answer, ${concurrency} concurrent, ${total} requests: ${(total / seconds).toFixed(0)} req/s`);
-  const exited = new Promise((r) => bare.once('exit', r));
-  bare.kill();
-  await exited;
+  const handler = `req.resume(); req.on('end', () => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"ok":true,"stepState":{}}'); });`;
+  await withBareServer('', handler, async (port) => {
+    const total = concurrency * PER_LEARNER * 6;
+    let sent = 0;
+    const body = JSON.stringify({ action: 'contact details filled', payload: { firstName: 'Ada' } });
+    const t0 = performance.now();
+    await Promise.all(Array.from({ length: concurrency }, async () => {
+      while (sent < total) {
+        sent++;
+        await post(`http://127.0.0.1:${port}/api/checkout/x/submit-response`, { 'content-type': 'application/json' }, body);
+      }
+    }));
+    const seconds = (performance.now() - t0) / 1000;
+    console.log(`bare node:http JSON answer, ${concurrency} concurrent, ${total} requests: ${(total / seconds).toFixed(0)} req/s`);
+  });
 }
 
 await run();

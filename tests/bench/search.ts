@@ -16,7 +16,6 @@
  * BENCH_REBUILD=1 (build the catalogue again)  BENCH_BARE_SECONDS=5 (the bare node:http reference printed first).
  * SERVER_PROCESSES=n is passed on to the server (api/server.ts).
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync, existsSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { loadavg } from 'node:os';
@@ -28,7 +27,7 @@ import { migrateToLatest } from '../../db/migrate.ts';
 import { loadCatalogue, resetCatalogue } from '../../db/seed/load.ts';
 import { optimizeSearchIndex } from '../../db/queries/search.ts';
 import { SEARCH_MIX } from './search-mix.ts';
-import { databaseCpuSeconds, freePort, percentile, serverCommand, startServerProcess, stopServerProcess, treeCpuSeconds } from './server-process.ts';
+import { databaseCpuSeconds, freePort, percentile, serverCommand, startServerProcess, stopServerProcess, treeCpuSeconds, withBareServer } from './server-process.ts';
 
 const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',').map((e) => e.trim()).filter(Boolean);
 const PG_ADMIN = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -121,7 +120,6 @@ async function demoEducators(url: string): Promise<string[]> {
     await db.destroy();
   }
 }
-
 
 interface Sample {
   kind: string;
@@ -219,22 +217,14 @@ async function benchEngine(catalogue: Catalogue): Promise<void> {
  * speed swings by half within the hour, so runs are compared by this figure, printed beside them.
  */
 async function bareReference(): Promise<void> {
-  const port = await freePort();
-  const source = `const body = JSON.stringify({ results: Array.from({ length: 24 }, (_, i) => ({ _id: 'crs_' + i, text: 'x'.repeat(600) })) });
-    require('node:http').createServer((req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end(body); })
-      .listen(${port}, '127.0.0.1', () => console.log('ready'));`;
-  const bare = spawn(process.execPath, ['-e', source], { stdio: ['ignore', 'pipe', 'inherit'] });
-  try {
-    await new Promise<void>((ok) => bare.stdout!.once('data', () => ok()));
+  const prelude = `const body = JSON.stringify({ results: Array.from({ length: 24 }, (_, i) => ({ _id: 'crs_' + i, text: 'x'.repeat(600) })) });`;
+  const handler = `res.writeHead(200, { 'content-type': 'application/json' }); res.end(body);`;
+  await withBareServer(prelude, handler, async (port) => {
     const base = new URL(`http://127.0.0.1:${port}`);
     await closedLoop(base, [{ kind: 'bare', path: '/' }], 1);
     const { samples, elapsed } = await closedLoop(base, [{ kind: 'bare', path: '/' }], BARE_SECONDS);
     console.log(`\nbare node:http, 15 KB of JSON · ${CONNECTIONS} connections · ${BARE_SECONDS} s: req/s ${(samples.length / elapsed).toFixed(0)}  p50/p95/p99/max ms ${summary(samples.map((x) => x.ms))}`);
-  } finally {
-    const exited = new Promise((r) => bare.once('exit', r));
-    bare.kill();
-    await exited;
-  }
+  });
 }
 
 await bareReference();

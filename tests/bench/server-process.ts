@@ -1,13 +1,15 @@
 /**
  * Shared by the benchmarks: the real server as its own process (so the load generator and the server do not
- * share an event loop), a free loopback port, and percentiles.
+ * share an event loop), a free loopback port, percentiles, CPU time from /proc, and the bare node:http server
+ * printed beside the figures.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, openSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../helpers/ports.ts';
 
-export { freePort } from '../helpers/ports.ts';
+export { freePort };
 
 export interface ServerProcessOptions {
   databaseUrl: string;
@@ -126,4 +128,22 @@ const CLOCK_TICKS = 100;
 export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+/**
+ * Runs `use` against a bare node:http server in a process of its own, the reference the benches print beside their
+ * figures: `prelude` is code run once at its start, `handler` the body of its request listener (`req`, `res`).
+ */
+export async function withBareServer<T>(prelude: string, handler: string, use: (port: number) => Promise<T>): Promise<T> {
+  const port = await freePort();
+  const source = `${prelude}\nrequire('node:http').createServer((req, res) => { ${handler} }).listen(${port}, '127.0.0.1', () => process.stdout.write('up'));`;
+  const bare = spawn(process.execPath, ['-e', source], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    await new Promise<void>((ok) => bare.stdout!.once('data', () => ok()));
+    return await use(port);
+  } finally {
+    const exited = new Promise((r) => bare.once('exit', r));
+    bare.kill();
+    await exited;
+  }
 }
