@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { closeBrowser, minisiteUrl, newPage, productDb, url, baseUrl } from './harness.ts';
 import type { Db } from '../../db/client.ts';
+import { hydrated } from './helpers/public.ts';
 import { hashPassword } from '../../api/auth/crypto.ts';
 import { createUser } from '../../api/auth/users.ts';
 
@@ -144,6 +145,8 @@ describe('a learner’s walk: sign up, save, Saved everywhere, review, log out',
     // A review from the minisite's add-review screen.
     await page.goto(minisiteUrl(educator.slug, `/${c1.slug}/add-review`));
     await page.getByRole('heading', { name: `Review ${c1.name}` }).waitFor();
+    // The rating is React state: a star checked before the form hydrates is lost, and the submit then asks for one.
+    await hydrated(page.getByRole('button', { name: 'Submit review' }));
     await page.getByLabel('4 out of 5 stars').check({ force: true });
     await page.getByRole('group').filter({ hasText: 'Rating' }).waitFor();
     await page.getByText('Rate the details (optional)').click();

@@ -6,6 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeBrowser, productDb, url } from './harness.ts';
 import { learnerPage, makeLearner } from './helpers/learners.ts';
+import { hydrated } from './helpers/public.ts';
 
 afterAll(async () => {
   await closeBrowser();
@@ -25,6 +26,8 @@ describe('publishing a review', { timeout: 240_000 }, () => {
 
     await page.goto(url(`/${course.educatorSlug}/${course.slug}/add-review`));
     await page.getByRole('heading', { name: `Review ${course.name}` }).waitFor();
+    // The rating is React state: a star checked before the form hydrates is lost, and the submit then asks for one.
+    await hydrated(page.getByRole('button', { name: 'Submit review' }));
     await page.getByLabel('5 out of 5 stars').check({ force: true });
     await page.getByLabel('Your review').fill(message);
     await page.getByRole('button', { name: 'Submit review' }).click();
