@@ -47,6 +47,9 @@ export function openDb(options: OpenOptions = {}): Db {
     const pool = new pg.Pool({
       connectionString: url,
       max: options.poolSize ?? 10,
+      // Lets a transaction's BEGIN go out with its first statement (see preparingStatements); kysely itself
+      // awaits every statement, so nothing else is ever in flight on a connection.
+      pipeline: true,
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
     });
     if (schema) {
@@ -106,19 +109,47 @@ export function openDb(options: OpenOptions = {}): Db {
 const PG_STATEMENT_NAMES = new Map<string, string>();
 export const PG_MAX_NAMED_STATEMENTS = 1000;
 const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
+const BEGIN = /^\s*begin\s*$/i;
+/** What kysely reads of the answer to BEGIN (db/client.ts answers it before sending it). */
+const BEGUN = { command: 'BEGIN', rowCount: null, rows: [], fields: [] };
 
+/**
+ * Every round trip to PostgreSQL costs both processes a wake-up, which on this kind of machine costs more than
+ * most of our statements: so a transaction's BEGIN is held back and written with its first statement, in one
+ * write (the connection is in pg's pipeline mode, so the second is sent without waiting for the first's answer).
+ * The statement's answer waits for BEGIN's: if BEGIN failed, so does the statement. BEGIN on a live connection
+ * fails only when the connection does, and then the statement never runs either.
+ */
 function preparingStatements(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+  let beginHeld = false;
+  const send = (...args: unknown[]): Promise<unknown> => {
+    if (!beginHeld) return query(...args);
+    beginHeld = false;
+    const stream = (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } }).connection.stream;
+    stream.cork();
+    try {
+      const begun = query('begin');
+      const answer = query(...args);
+      return Promise.all([begun, answer]).then(([, result]) => result);
+    } finally {
+      stream.uncork();
+    }
+  };
   client.query = ((...args: unknown[]) => {
     const [config, values] = args;
+    if (args.length <= 2 && typeof config === 'string' && BEGIN.test(config) && (values === undefined || (Array.isArray(values) && values.length === 0))) {
+      beginHeld = true;
+      return Promise.resolve(BEGUN);
+    }
     // kysely calls query(text, values); anything else (a config object, a callback) goes through as it came.
-    if (args.length > 2 || typeof config !== 'string' || !PREPARABLE.test(config) || (values !== undefined && !Array.isArray(values))) return query(...args);
+    if (args.length > 2 || typeof config !== 'string' || !PREPARABLE.test(config) || (values !== undefined && !Array.isArray(values))) return send(...args);
     let name = PG_STATEMENT_NAMES.get(config);
     if (name === undefined) {
-      if (PG_STATEMENT_NAMES.size >= PG_MAX_NAMED_STATEMENTS) return query(config, values);
+      if (PG_STATEMENT_NAMES.size >= PG_MAX_NAMED_STATEMENTS) return send(config, values);
       PG_STATEMENT_NAMES.set(config, (name = `k${PG_STATEMENT_NAMES.size}`));
     }
-    return query({ name, text: config, values }).catch((error: { code?: string }) => {
+    return send({ name, text: config, values }).catch((error: { code?: string }) => {
       // 0A000 "cached plan must not change result type": the table changed under a prepared `select *`.
       if (error?.code !== '0A000') throw error;
       return query(config, values);
