@@ -6,7 +6,7 @@
 import type { Deps } from '../app.ts';
 import type { Dialect } from '../../db/client.ts';
 import type { SessionUser } from '../auth/types.ts';
-import type { CheckoutRow } from '../../db/schema/checkout.ts';
+import type { CheckoutRow, SpaceHoldRow } from '../../db/schema/checkout.ts';
 import type { AddOnRow, CatalogueStamp, CheckoutCatalogue, OccurrenceCatalogue, OfferRow, Q } from '../../db/queries/checkout.ts';
 import type { Course } from '../../db/schema.ts';
 import type { Flow } from '../../src/domain/checkout/flows.ts';
@@ -105,6 +105,8 @@ export interface Ctx {
   lastly?: Array<() => Promise<void>>;
   /** The learner's membership benefits for this course (undefined: not read yet in this action). */
   member?: MemberBenefits | null;
+  /** The checkout's hold as the action's transaction left it (null: none; undefined: not known, to be read). */
+  hold?: SpaceHoldRow | null;
   /** Vouchers read during this action (they change only through holds, which do not alter the discount). */
   vouchers?: Map<string, (VoucherLike & { id: string }) | null>;
 }

@@ -143,7 +143,10 @@ export interface FlowDefinition<F extends Flow = Flow> {
   defaults(ctx: Ctx): Record<string, unknown>;
   /** Extra rules the screen reads from the state (request: calendar-based, instant booking). */
   rules?(ctx: Ctx): { calendarBased: boolean; instantBooking: boolean };
-  /** Runs once when the checkout is created, inside its transaction (e.g. pick the occurrence the page sent). */
+  /**
+   * Runs once before the new checkout is written (e.g. pick the occurrence the page sent): it reads and decides; its
+   * row is inserted afterwards with what it chose, so it writes nothing that refers to the checkout.
+   */
   initialise?(ctx: Ctx, input: { occurrenceId?: string | null }): Promise<void>;
   /**
    * Records the flow's outcome inside the completing transaction; returns what it recorded. The e-mails of the four

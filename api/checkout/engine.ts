@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { Deps } from '../app.ts';
 import type { SessionUser } from '../auth/types.ts';
 import type { CheckoutRow } from '../../db/schema/checkout.ts';
-import type { CatalogueStamp, CheckoutCatalogue, Q } from '../../db/queries/checkout.ts';
+import { catalogueVersion, courseStamp, type CatalogueStamp, type CheckoutCatalogue, type Q } from '../../db/queries/checkout.ts';
 import { catalogueCache } from './catalogue-cache.ts';
 import { parseWith } from '../http/parse.ts';
 import { ProblemError, problemType, problems, type Problem } from '../../src/domain/problems.ts';
@@ -26,7 +26,7 @@ import { envelopeSchema } from './actions.ts';
 import { checkoutCost, entry, stepObject, stepsOf, withHandle, type AnyFlowDefinition, type Ctx, type PaymentStepState } from './context.ts';
 import type { ActionDef, BoundAction, Prepared, StepDef } from './definition.ts';
 import { actionPrepares, flowDefinition } from './flows/index.ts';
-import { currentHold, releaseHold } from './holds.ts';
+import { currentHold, noteHold, releaseHold } from './holds.ts';
 import { newCheckoutId, documentToken } from './ids.ts';
 import { leavePayment, recordPaid } from './steps/payment.ts';
 import { providerNamed } from '../payments/registry.ts';
@@ -89,15 +89,32 @@ interface StampedRow {
   stamp?: CatalogueStamp;
 }
 
-/** Reads a checkout (locked, in a transaction on PostgreSQL) and its catalogue's version in one statement. */
+/**
+ * Reads a checkout (locked, in a transaction on PostgreSQL), its catalogue's version and its hold in one statement.
+ * Only the checkout's row is locked: a hold's row is locked after its occurrence's (api/checkout/holds.ts).
+ */
 async function readCheckout(q: Q, deps: Deps, id: string, options: { lock?: boolean } = {}): Promise<StampedRow | undefined> {
-  let query = q.selectFrom('checkouts').selectAll('checkouts')
+  let query = q.selectFrom('checkouts')
+    .leftJoin('space_holds', 'space_holds.checkout_id', 'checkouts.id')
+    .selectAll('checkouts')
     .select((eb) => eb.selectFrom('catalogue_versions').select('version').whereRef('catalogue_versions.educator_id', '=', 'checkouts.educator_id').as('catalogue_version'))
+    .select([
+      'space_holds.id as hold_id', 'space_holds.occurrence_id as hold_occurrence_id', 'space_holds.spaces as hold_spaces',
+      'space_holds.voucher_id as hold_voucher_id', 'space_holds.status as hold_status', 'space_holds.expires_at as hold_expires_at',
+      'space_holds.created_at as hold_created_at', 'space_holds.updated_at as hold_updated_at',
+    ])
     .where('checkouts.id', '=', id);
-  if (options.lock && deps.dialect === 'postgres') query = query.forUpdate();
+  if (options.lock && deps.dialect === 'postgres') query = query.forUpdate(['checkouts']);
   const found = await query.executeTakeFirst();
   if (!found) return undefined;
-  const { catalogue_version: version, ...row } = found;
+  const {
+    catalogue_version: version, hold_id: holdId, hold_occurrence_id: occurrenceId, hold_spaces: spaces, hold_voucher_id: voucherId,
+    hold_status: status, hold_expires_at: expiresAt, hold_created_at: createdAt, hold_updated_at: updatedAt, ...row
+  } = found;
+  noteHold(q, row.id, holdId === null ? null : {
+    id: holdId, checkout_id: row.id, occurrence_id: occurrenceId, spaces: Number(spaces), voucher_id: voucherId, status: status!,
+    expires_at: Number(expiresAt), created_at: Number(createdAt), updated_at: Number(updatedAt),
+  });
   return { row, stamp: { educatorId: row.educator_id, version: Number(version ?? 0) } };
 }
 
@@ -151,6 +168,8 @@ async function saveRow(ctx: Ctx): Promise<void> {
   r.version = Number(r.version) + 1;
   r.updated_at = ctx.now;
   for (const job of ctx.lastly?.splice(0) ?? []) await job();
+  // The hold the answer shows, as this transaction leaves it (known without a statement: api/checkout/holds.ts).
+  ctx.hold = (await currentHold(ctx.q, r.id)) ?? null;
 }
 
 /** Spec 2.14: once the learner is logged in, the login step gives way to the first after-login step. */
@@ -174,19 +193,22 @@ async function settleLogin(ctx: Ctx): Promise<boolean> {
  * or the educator of `educatorId` (a flow without a course: whether the educator sells it is the flow's
  * `initialise` to decide).
  */
-async function sellerCatalogue(deps: Deps, flow: Flow, body: InitialiseBody): Promise<CheckoutCatalogue> {
+async function sellerCatalogue(deps: Deps, flow: Flow, body: InitialiseBody): Promise<{ cat: CheckoutCatalogue; stamp: CatalogueStamp }> {
   const db = deps.db;
+  // The catalogue's version is read first, so the cache checks its entries (the occurrence's offers too) against it.
   if (!flowSellsCourse(flow)) {
     if (!body.educatorId) fail(problems.validation([{ key: 'educatorId', name: 'educatorId', message: 'is required' }]));
-    const cat = await catalogueCache(db).educator(db, body.educatorId);
+    const stamp = { educatorId: body.educatorId, version: await catalogueVersion(db, body.educatorId) };
+    const cat = await catalogueCache(db).educator(db, body.educatorId, stamp);
     if (!cat) fail(problems.notFound('No such educator'));
-    return cat;
+    return { cat, stamp };
   }
   if (!body.courseId) fail(problems.validation([{ key: 'courseId', name: 'courseId', message: 'is required' }]));
-  const cat = await catalogueCache(db).course(db, body.courseId);
-  if (!cat || !cat.course.published) fail(problems.notFound('No such course'));
+  const stamp = await courseStamp(db, body.courseId);
+  const cat = stamp && (await catalogueCache(db).course(db, body.courseId, stamp));
+  if (!stamp || !cat || !cat.course.published) fail(problems.notFound('No such course'));
   assertFlowMatchesCourseType(flow, cat.course.type);
-  return cat;
+  return { cat, stamp };
 }
 
 export async function initialiseCheckout(deps: Deps, user: SessionUser | null, flow: Flow, input: unknown): Promise<CheckoutState> {
@@ -201,7 +223,7 @@ export async function initialiseCheckout(deps: Deps, user: SessionUser | null, f
       return getCheckout(deps, user, existing.id);
     }
   }
-  const cat = await sellerCatalogue(deps, flow, body);
+  const { cat, stamp } = await sellerCatalogue(deps, flow, body);
   if (!(await canAccessCourse(db, cat, user))) fail(problems.unauthorisedCheckout('You do not have access to this course.'));
   const now = deps.now();
   const row: CheckoutRow = {
@@ -211,21 +233,21 @@ export async function initialiseCheckout(deps: Deps, user: SessionUser | null, f
     application_id: null, outcome_kind: null, outcome_id: null, total_cost: null, currency: cat.course?.currency || 'GBP', cost_summary: null,
     payment_provider: null, payment_id: null, version: 0, created_at: now, updated_at: now, completed_at: null,
   };
-  const ctx = await db.transaction().execute(async (tx) => {
-    await tx.insertInto('checkouts').values(row).execute();
-    const inner = await loadCtx(deps, tx, { row }, user, cat);
-    await inner.def.initialise?.(inner, { occurrenceId: body.occurrenceId });
-    // A step the page already settled (the occurrence a course page sent) is passed.
-    const steps = await stepsOf(inner);
-    while (stepObject(inner, inner.row.current_step as StepId)?.isComplete(inner)) {
-      const next = nextStep(steps, inner.row.current_step as StepId);
-      if (!next || next === 'login' || isAfterLoginStep(inner.flow, next)) break;
-      inner.row.current_step = next;
-    }
-    await saveRow(inner);
-    return inner;
-  });
-  return toState(withHandle(ctx, db));
+  // The new checkout is decided before it is written (a flow's initialise only reads: the occurrence the page sent,
+  // the educator's settings), then written whole by one insert: nothing else can know its id yet.
+  const ctx = await loadCtx(deps, db, { row, stamp }, user, cat);
+  ctx.hold = null;
+  await ctx.def.initialise?.(ctx, { occurrenceId: body.occurrenceId });
+  // A step the page already settled (the occurrence a course page sent) is passed.
+  const steps = await stepsOf(ctx);
+  while (stepObject(ctx, ctx.row.current_step as StepId)?.isComplete(ctx)) {
+    const next = nextStep(steps, ctx.row.current_step as StepId);
+    if (!next || next === 'login' || isAfterLoginStep(ctx.flow, next)) break;
+    ctx.row.current_step = next;
+  }
+  ctx.row.version = 1;
+  await db.insertInto('checkouts').values(ctx.row).execute();
+  return toState(ctx);
 }
 
 export async function getCheckout(deps: Deps, user: SessionUser | null, id: string): Promise<CheckoutState> {
@@ -298,7 +320,10 @@ export async function submitResponse(deps: Deps, user: SessionUser | null, id: s
       if (!(await canAccessCourse(tx, inner.cat, user))) fail(problems.unauthorisedCheckout('You do not have access to this course.'));
       if (row.status === 'completed') {
         // Confirming the same payment twice: the checkout is already complete, nothing more is recorded.
-        if (action?.repeatable) return inner;
+        if (action?.repeatable) {
+          inner.hold = (await currentHold(tx, id)) ?? null;
+          return inner;
+        }
         fail(problems.checkoutSubmission());
       }
       if (row.status !== 'open') fail(problems.checkoutSubmission());
@@ -508,7 +533,7 @@ async function outcomeOf(ctx: Ctx): Promise<CheckoutOutcome | null> {
 export async function toState(ctx: Ctx): Promise<CheckoutState> {
   const r = ctx.row;
   const steps = await stepsOf(ctx);
-  const hold = await currentHold(ctx.q, r.id);
+  const hold = ctx.hold !== undefined ? ctx.hold : await currentHold(ctx.q, r.id);
   // Until Payment fixes the total, the summary follows the selection.
   const cost = r.status === 'completed' || r.current_step === 'payment' ? (r.cost_summary as CostSummaryView | null) : await checkoutCost(ctx);
   const extra = ctx.def.rules?.(ctx) ?? { calendarBased: false, instantBooking: false };

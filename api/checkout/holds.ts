@@ -88,7 +88,11 @@ async function releaseRow(q: Q, hold: SpaceHoldRow, now: number, { expiredOnly =
     .where('status', '=', 'held');
   if (expiredOnly) update = update.where('expires_at', '<=', now);
   const res = await update.executeTakeFirst();
-  if (Number(res.numUpdatedRows) === 0) return false;
+  if (Number(res.numUpdatedRows) === 0) {
+    forgetHold(q, hold.checkout_id);
+    return false;
+  }
+  noteHold(q, hold.checkout_id, { ...hold, status: 'released', updated_at: now });
   await giveBack(q, hold);
   return true;
 }
@@ -134,8 +138,41 @@ export async function sweepAllExpiredHolds(db: Q, dialect: Dialect, now: number)
   return released;
 }
 
+/**
+ * What a transaction knows of a checkout's hold (a checkout has at most one), as its own writes left it; null: none.
+ * The engine reads the hold with the locked checkout row, and every write to a hold goes through this module, so a
+ * checkout action reads its hold once and answers with the hold it leaves without reading it again. What another
+ * transaction does meanwhile (a sweep releasing a lapsed hold) is caught by the guarded updates, as it was when the
+ * hold was read a few statements later; the one read that must see it — after the occurrence's lock, before
+ * replacing a hold — goes to the table. Only transactions are memoised: between two reads outside one, any request
+ * may have changed the hold.
+ */
+const knownHolds = new WeakMap<Q, Map<string, SpaceHoldRow | null>>();
+
+/** Records what the transaction `q` knows of the checkout's hold (read with its row, or as written). */
+export function noteHold(q: Q, checkoutId: string, hold: SpaceHoldRow | null | undefined): void {
+  if (!q.isTransaction) return;
+  let known = knownHolds.get(q);
+  if (!known) knownHolds.set(q, (known = new Map()));
+  known.set(checkoutId, hold ?? null);
+}
+
+function forgetHold(q: Q, checkoutId: string): void {
+  knownHolds.get(q)?.delete(checkoutId);
+}
+
+/** The checkout's hold as the table has it now (noted for the rest of the transaction). */
+export async function readHold(q: Q, checkoutId: string): Promise<SpaceHoldRow | undefined> {
+  const hold = await q.selectFrom('space_holds').selectAll().where('checkout_id', '=', checkoutId).executeTakeFirst();
+  noteHold(q, checkoutId, hold);
+  return hold;
+}
+
+/** The checkout's hold: as this transaction knows it, else read. */
 export async function currentHold(q: Q, checkoutId: string): Promise<SpaceHoldRow | undefined> {
-  return q.selectFrom('space_holds').selectAll().where('checkout_id', '=', checkoutId).executeTakeFirst();
+  const known = knownHolds.get(q);
+  if (known?.has(checkoutId)) return known.get(checkoutId) ?? undefined;
+  return readHold(q, checkoutId);
 }
 
 /**
@@ -164,7 +201,7 @@ export async function acquireHold(
   if (existing && existing.status === 'held' && Number(existing.expires_at) > now && sameAs(existing)) {
     const renewed = await q.updateTable('space_holds').set({ expires_at: expiresAt, updated_at: now })
       .where('id', '=', existing.id).where('status', '=', 'held').where('expires_at', '>', now).executeTakeFirst();
-    if (Number(renewed.numUpdatedRows) === 1) return { ok: true, hold: { ...existing, expires_at: expiresAt, updated_at: now } };
+    if (Number(renewed.numUpdatedRows) === 1) return { ok: true, hold: noted(q, { ...existing, expires_at: expiresAt, updated_at: now }) };
   }
   // A first hold of spaces alone: the guarded update takes the spaces (and the occurrence's row lock) at once. Only
   // when too few are left are the lapsed holds swept first and the spaces asked for again, below.
@@ -179,12 +216,13 @@ export async function acquireHold(
   for (const v of [...new Set(vouchers)].sort()) await lockVoucher(q, dialect, v);
   if (input.occurrenceId) await sweepExpired(q, dialect, now, { occurrenceId: input.occurrenceId });
   else if (input.voucherId) await sweepExpired(q, dialect, now, { voucherId: input.voucherId });
-  const fresh = existing ? await currentHold(q, checkoutId) : undefined;
+  // Read again now that the occurrence is locked: a sweep may have released the hold since it was first read.
+  const fresh = existing ? await readHold(q, checkoutId) : undefined;
   if (fresh && fresh.status === 'held') {
     if (sameAs(fresh)) {
       // Renewing the same hold only moves its expiry.
       await q.updateTable('space_holds').set({ expires_at: expiresAt, updated_at: now }).where('id', '=', fresh.id).execute();
-      return { ok: true, hold: { ...fresh, expires_at: expiresAt, updated_at: now } };
+      return { ok: true, hold: noted(q, { ...fresh, expires_at: expiresAt, updated_at: now }) };
     }
     await releaseRow(q, fresh, now);
   }
@@ -211,7 +249,7 @@ export async function acquireHold(
   if (existing) {
     const values = { occurrence_id: input.occurrenceId, spaces: wanted.spaces, voucher_id: input.voucherId, status: 'held' as const, expires_at: expiresAt, updated_at: now };
     await q.updateTable('space_holds').set(values).where('id', '=', existing.id).execute();
-    return { ok: true, hold: { ...existing, ...values } };
+    return { ok: true, hold: noted(q, { ...existing, ...values }) };
   }
   return { ok: true, hold: await insertHold(q, checkoutId, now, { occurrence_id: input.occurrenceId, spaces: wanted.spaces, voucher_id: input.voucherId, expires_at: expiresAt }) };
 }
@@ -232,6 +270,11 @@ async function insertHold(
 ): Promise<SpaceHoldRow> {
   const hold: SpaceHoldRow = { id: newId('hold'), checkout_id: checkoutId, created_at: now, status: 'held', updated_at: now, ...values };
   await q.insertInto('space_holds').values(hold).execute();
+  return noted(q, hold);
+}
+
+function noted(q: Q, hold: SpaceHoldRow): SpaceHoldRow {
+  noteHold(q, hold.checkout_id, hold);
   return hold;
 }
 
@@ -247,12 +290,17 @@ export async function releaseHold(q: Q, dialect: Dialect, checkoutId: string, no
 }
 
 /** Makes the hold permanent (the outcome was recorded). True when this call committed it. */
-export async function commitHold(q: Q, holdId: string, now: number): Promise<boolean> {
+export async function commitHold(q: Q, hold: SpaceHoldRow, now: number): Promise<boolean> {
   const res = await q
     .updateTable('space_holds')
     .set({ status: 'committed', updated_at: now })
-    .where('id', '=', holdId)
+    .where('id', '=', hold.id)
     .where('status', '=', 'held')
     .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
+  if (Number(res.numUpdatedRows) === 1) {
+    noteHold(q, hold.checkout_id, { ...hold, status: 'committed', updated_at: now });
+    return true;
+  }
+  forgetHold(q, hold.checkout_id);
+  return false;
 }

@@ -90,7 +90,7 @@ export async function commitSpaces(ctx: Ctx): Promise<void> {
     await holdForSelection(ctx, { capped: false });
     hold = await currentHold(ctx.q, ctx.row.id);
   }
-  if (!hold || !(await commitHold(ctx.q, hold.id, ctx.now))) throw new ProblemError(problems.checkoutSubmission());
+  if (!hold || !(await commitHold(ctx.q, hold, ctx.now))) throw new ProblemError(problems.checkoutSubmission());
 }
 
 /** The lines of the outcome (what was bought, with the prices and names of the moment). */

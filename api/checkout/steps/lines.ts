@@ -5,7 +5,7 @@
 import { ProblemError, problems, type ProblemProperty } from '../../../src/domain/problems.ts';
 import { flowSpacesBase, offerSaleText, spacesSelected, type SelectedOffer } from '../../../src/domain/pricing.ts';
 import { soldOutProblem } from '../../../src/domain/checkout/problems.ts';
-import { ensureAvailableSpaces, lockOccurrence, sweepExpired } from '../holds.ts';
+import { ensureAvailableSpaces, readHold, lockOccurrence, sweepExpired } from '../holds.ts';
 import { courseOf, domainOffers, type AddOnSelection, type Ctx } from '../context.ts';
 
 export function invalid(properties: ProblemProperty[]): never {
@@ -30,8 +30,10 @@ async function spacePool(ctx: Ctx, needed: number): Promise<number> {
     await ensureAvailableSpaces(ctx.q, id);
     const fresh = await ctx.q.selectFrom('occurrences').select(['available_spaces', 'spaces']).where('id', '=', id).executeTakeFirstOrThrow();
     ctx.occ = { ...ctx.occ, occurrence: { ...ctx.occ.occurrence, available_spaces: fresh.available_spaces, spaces: fresh.spaces } };
-    const own = await ctx.q.selectFrom('space_holds').select(['spaces']).where('checkout_id', '=', ctx.row.id).where('status', '=', 'held').where('occurrence_id', '=', id).executeTakeFirst();
-    return flowSpacesBase(ctx.flow, { occurrence: ctx.occ.occurrence, course: courseOf(ctx) }) + (own ? Number(own.spaces) : 0);
+    // Read under the occurrence's lock: another checkout's sweep may have released this one's lapsed hold.
+    const hold = await readHold(ctx.q, ctx.row.id);
+    const own = hold?.status === 'held' && hold.occurrence_id === id ? Number(hold.spaces) : 0;
+    return flowSpacesBase(ctx.flow, { occurrence: ctx.occ.occurrence, course: courseOf(ctx) }) + own;
   }
   return flowSpacesBase(ctx.flow, { occurrence: null, course: courseOf(ctx) });
 }

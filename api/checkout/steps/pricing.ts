@@ -10,6 +10,7 @@ import { courseOf, domainOffers, entry, memberOf, setEntry, stepObject, type Ctx
 import { creditApplies } from '../../../src/domain/memberships.ts';
 import { checkGiftCard, checkVoucher } from '../vouchers.ts';
 import { invalid, validateLines } from './lines.ts';
+import { currentHold } from '../holds.ts';
 
 type PricingAction = 'pricing options picked' | 'order pricing options picked';
 
@@ -43,7 +44,8 @@ export async function resolveCode(
     const card = await ctx.q.selectFrom('gift_cards').select('code').where('id', '=', code).where('educator_id', '=', ctx.cat.educator.id).executeTakeFirst();
     if (card) code = card.code;
   }
-  const ownHold = await ctx.q.selectFrom('space_holds').select('voucher_id').where('checkout_id', '=', ctx.row.id).where('status', '=', 'held').executeTakeFirst();
+  const hold = await currentHold(ctx.q, ctx.row.id);
+  const ownHold = hold?.status === 'held' ? hold : undefined;
   const check = await checkVoucher(ctx.q, {
     educatorId: ctx.cat.educator.id, courseId: courseOf(ctx).id, codeOrId: code, now: ctx.now,
     ownHold: !!ownHold?.voucher_id && ownHold.voucher_id === (previous?.voucherId ?? null),
