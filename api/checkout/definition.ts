@@ -8,7 +8,7 @@
  */
 import type { z } from 'zod';
 import type { Deps } from '../app.ts';
-import type { CheckoutRow } from '../../db/schema/checkout.ts';
+import type { BookingRow, CheckoutRow, OrderRow } from '../../db/schema/checkout.ts';
 import type { AddOnRow, OfferRow } from '../../db/queries/checkout.ts';
 import type { Flow, FlowStepId } from '../../src/domain/checkout/flows.ts';
 import type { StepId } from '../../src/domain/checkout/steps.ts';
@@ -122,6 +122,8 @@ export interface OutcomeRef {
   id: string;
   /** It has an invoice or receipt (a paid booking or order), numbered in the same transaction. */
   documents: boolean;
+  /** The booking's or order's row as its insert returned it (its e-mails are written from it). */
+  row?: BookingRow | OrderRow;
 }
 
 /**

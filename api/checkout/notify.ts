@@ -5,7 +5,7 @@
  * documents, the .ics of dated bookings) is written in api/documents/emails.ts.
  */
 import type { Deps } from '../app.ts';
-import type { CheckoutRow } from '../../db/schema/checkout.ts';
+import type { BookingRow, CheckoutRow, OrderRow } from '../../db/schema/checkout.ts';
 import type { CheckoutCatalogue } from '../../db/queries/checkout.ts';
 import { loadBookingView, loadOrderView } from '../../db/queries/bookings.ts';
 import { queueMail, type MailMessage } from '../mail/index.ts';
@@ -22,14 +22,26 @@ function outcomeKind(row: CheckoutRow): { kind: 'booking' | 'order' | 'request' 
   return null;
 }
 
-/** Queues the outcome's e-mails on `q`: the transaction that records the outcome. */
-export async function notifyOutcome(deps: Deps, q: Db, row: CheckoutRow, cat: CheckoutCatalogue, now: number): Promise<void> {
+/**
+ * Queues the outcome's e-mails on `q`: the transaction that records the outcome. `recorded`: the booking's or
+ * order's row as that transaction inserted it, so its view is made from what the transaction holds.
+ */
+export async function notifyOutcome(
+  deps: Deps, q: Db, row: CheckoutRow, cat: CheckoutCatalogue, now: number, recorded?: BookingRow | OrderRow,
+): Promise<void> {
   const outcome = outcomeKind(row);
   if (!outcome) return;
   const title = confirmationTitle(row.flow as Flow, { approvalRequired: cat.course?.approval_required, instantBooking: row.flow === 'request' && !!row.booking_id });
   const messages: MailMessage[] = [];
   if (outcome.kind === 'booking' || outcome.kind === 'order') {
-    const view = outcome.kind === 'booking' ? await loadBookingView(q, outcome.id) : await loadOrderView(q, outcome.id);
+    const known = recorded?.id === outcome.id && cat.course ? {
+      educator: cat.educator, course: cat.course,
+      // The provider the checkout created its payment with (the one that took it); read when the outcome has another.
+      provider: recorded.payment_id === null ? null : recorded.payment_id === row.payment_id && row.payment_provider ? row.payment_provider : undefined,
+    } : undefined;
+    const view = outcome.kind === 'booking'
+      ? await loadBookingView(q, outcome.id, known && { ...known, row: recorded as BookingRow })
+      : await loadOrderView(q, outcome.id, known && { ...known, row: recorded as OrderRow });
     if (!view) return;
     const learner = learnerOutcomeEmail(view, title, deps.config);
     const educator = educatorOutcomeEmail(view);

@@ -4,7 +4,8 @@
  * provider that took its payment.
  */
 import type { Db } from '../client.ts';
-import type { AddressParts, VatSettings } from '../schema.ts';
+import type { AddressParts, Course, Educator, VatSettings } from '../schema.ts';
+import type { BookingRow, OrderRow } from '../schema/checkout.ts';
 import type { BookingCancellationRow, InvoiceDocumentRow } from '../schema/documents.ts';
 
 type Q = Db;
@@ -126,6 +127,21 @@ function bookerOf(contact: unknown): OutcomeView['booker'] {
   return { firstName, lastName, name: [firstName, lastName].filter(Boolean).join(' '), email: email || null };
 }
 
+type EducatorParts = Pick<Educator, 'id' | 'slug' | 'name' | 'address' | 'phone_number' | 'email' | 'vat_settings' | 'cancellation_allowed'>;
+type CourseParts = Pick<Course, 'id' | 'slug' | 'name' | 'type' | 'keyword'>;
+
+function educatorView(e: EducatorParts): EducatorView {
+  return {
+    id: e.id, slug: e.slug, name: e.name, address: e.address ?? null, phone: e.phone_number ?? null, email: e.email ?? null,
+    vatSettings: (e.vat_settings as EducatorView['vatSettings']) ?? null,
+    cancellationAllowed: e.cancellation_allowed === null || e.cancellation_allowed === undefined ? null : Number(e.cancellation_allowed),
+  };
+}
+
+function courseView(c: CourseParts): CourseView {
+  return { id: c.id, slug: c.slug, name: c.name, type: c.type, keyword: c.keyword ?? null };
+}
+
 async function educatorAndCourse(q: Q, educatorId: string, courseId: string): Promise<{ educator: EducatorView; course: CourseView } | null> {
   const [e, c] = await Promise.all([
     q.selectFrom('educators')
@@ -134,14 +150,21 @@ async function educatorAndCourse(q: Q, educatorId: string, courseId: string): Pr
     q.selectFrom('courses').select(['id', 'slug', 'name', 'type', 'keyword']).where('id', '=', courseId).executeTakeFirst(),
   ]);
   if (!e || !c) return null;
-  return {
-    educator: {
-      id: e.id, slug: e.slug, name: e.name, address: e.address ?? null, phone: e.phone_number ?? null, email: e.email ?? null,
-      vatSettings: (e.vat_settings as EducatorView['vatSettings']) ?? null,
-      cancellationAllowed: e.cancellation_allowed === null || e.cancellation_allowed === undefined ? null : Number(e.cancellation_allowed),
-    },
-    course: { id: c.id, slug: c.slug, name: c.name, type: c.type, keyword: c.keyword ?? null },
-  };
+  return { educator: educatorView(e), course: courseView(c) };
+}
+
+/**
+ * A booking or order the caller's transaction has just recorded, with what that transaction holds: the row its
+ * insert returned, the educator and course of the catalogue it sold from, the provider of its payment. Nothing
+ * refers to it yet (its invoice number is issued last in that transaction; it has no cancellation), so its view
+ * is made without reading any of that again; only the occurrence (its spaces move) and a travel location are read.
+ */
+export interface NewOutcome<R> {
+  row: R;
+  educator: EducatorParts;
+  course: CourseParts;
+  /** The provider of its payment (null: not paid through one); undefined: to be read. */
+  provider?: string | null;
 }
 
 async function paymentProviderOf(q: Q, checkoutId: string, paymentId: string | null): Promise<string | null> {
@@ -157,18 +180,18 @@ async function paymentProviderOf(q: Q, checkoutId: string, paymentId: string | n
   return checkout && checkout.payment_id === paymentId ? checkout.payment_provider : null;
 }
 
-export async function loadBookingView(q: Q, bookingId: string): Promise<BookingView | null> {
-  if (!bookingId || bookingId.length > 200) return null;
-  const b = await q.selectFrom('bookings').selectAll().where('id', '=', bookingId).executeTakeFirst();
+export async function loadBookingView(q: Q, bookingId: string, recorded?: NewOutcome<BookingRow>): Promise<BookingView | null> {
+  if (!recorded && (!bookingId || bookingId.length > 200)) return null;
+  const b = recorded?.row ?? (await q.selectFrom('bookings').selectAll().where('id', '=', bookingId).executeTakeFirst());
   if (!b) return null;
   const [parts, occurrence, document, cancellation, provider] = await Promise.all([
-    educatorAndCourse(q, b.educator_id, b.course_id),
+    recorded ? { educator: educatorView(recorded.educator), course: courseView(recorded.course) } : educatorAndCourse(q, b.educator_id, b.course_id),
     b.occurrence_id
       ? q.selectFrom('occurrences').select(['id', 'delivery', 'address', 'timezone', 'spaces', 'available_spaces']).where('id', '=', b.occurrence_id).executeTakeFirst()
       : Promise.resolve(undefined),
-    q.selectFrom('invoice_documents').selectAll().where('outcome_kind', '=', 'booking').where('outcome_id', '=', b.id).executeTakeFirst(),
-    q.selectFrom('booking_cancellations').selectAll().where('booking_id', '=', b.id).executeTakeFirst(),
-    paymentProviderOf(q, b.checkout_id, b.payment_id),
+    recorded ? undefined : q.selectFrom('invoice_documents').selectAll().where('outcome_kind', '=', 'booking').where('outcome_id', '=', b.id).executeTakeFirst(),
+    recorded ? undefined : q.selectFrom('booking_cancellations').selectAll().where('booking_id', '=', b.id).executeTakeFirst(),
+    recorded?.provider !== undefined ? recorded.provider : paymentProviderOf(q, b.checkout_id, b.payment_id),
   ]);
   if (!parts) return null;
   const details = (b.details ?? {}) as Record<string, unknown>;
@@ -216,14 +239,14 @@ export async function loadBookingView(q: Q, bookingId: string): Promise<BookingV
   };
 }
 
-export async function loadOrderView(q: Q, orderId: string): Promise<OrderView | null> {
-  if (!orderId || orderId.length > 200) return null;
-  const o = await q.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst();
+export async function loadOrderView(q: Q, orderId: string, recorded?: NewOutcome<OrderRow>): Promise<OrderView | null> {
+  if (!recorded && (!orderId || orderId.length > 200)) return null;
+  const o = recorded?.row ?? (await q.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst());
   if (!o) return null;
   const [parts, document, provider] = await Promise.all([
-    educatorAndCourse(q, o.educator_id, o.course_id),
-    q.selectFrom('invoice_documents').selectAll().where('outcome_kind', '=', 'order').where('outcome_id', '=', o.id).executeTakeFirst(),
-    paymentProviderOf(q, o.checkout_id, o.payment_id),
+    recorded ? { educator: educatorView(recorded.educator), course: courseView(recorded.course) } : educatorAndCourse(q, o.educator_id, o.course_id),
+    recorded ? undefined : q.selectFrom('invoice_documents').selectAll().where('outcome_kind', '=', 'order').where('outcome_id', '=', o.id).executeTakeFirst(),
+    recorded?.provider !== undefined ? recorded.provider : paymentProviderOf(q, o.checkout_id, o.payment_id),
   ]);
   if (!parts) return null;
   const details = (o.details ?? {}) as Record<string, unknown>;

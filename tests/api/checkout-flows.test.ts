@@ -8,6 +8,8 @@ import {
   ADDONS, CARDS, DAY, IDS, OFFERS, client, contactPayload, payWithCard, seedCheckoutCatalogue, booker, type Client,
 } from './checkout-fixtures.ts';
 import { addCalendarDays, localDate, zonedWallClock } from '../../src/domain/zone.ts';
+import { loadBookingView, loadOrderView } from '../../db/queries/bookings.ts';
+import { educatorOutcomeEmail, learnerOutcomeEmail } from '../../api/documents/emails.ts';
 
 let server: TestServer;
 let now: number;
@@ -27,6 +29,26 @@ async function learner(): Promise<{ api: Client; email: string; userId: string }
 async function occurrenceSpaces(id: string): Promise<number> {
   const row = await server.db.selectFrom('occurrences').select('available_spaces').where('id', '=', id).executeTakeFirstOrThrow();
   return Number(row.available_spaces);
+}
+
+/**
+ * The completing transaction writes an outcome's e-mails from the rows it has in hand: they must be the e-mails a
+ * full read of the booking or order gives once it is committed (the learner's and the educator's, word for word).
+ */
+async function expectMailsAsTheTablesTellThem(kind: 'booking' | 'order', id: string, title: string): Promise<void> {
+  const view = kind === 'booking' ? await loadBookingView(server.db, id) : await loadOrderView(server.db, id);
+  expect(view).not.toBeNull();
+  const expected = [learnerOutcomeEmail(view!, title, server.config), educatorOutcomeEmail(view!)].filter((m) => m !== null);
+  expect(expected).toHaveLength(2);
+  for (const mail of expected) {
+    const stored = await server.db.selectFrom('outbox_messages').selectAll().where('to_address', '=', mail.to).where('subject', '=', mail.subject).execute();
+    expect(stored, mail.subject).toHaveLength(1);
+    expect(stored[0]).toMatchObject({ text_body: mail.text, html_body: mail.html ?? null });
+    // Attachments are stored with their content in base64.
+    const raw = stored[0]!.attachments;
+    const attachments = ((typeof raw === 'string' ? JSON.parse(raw) : raw) ?? []) as { filename: string; contentType: string; base64: string }[];
+    expect(attachments.map(({ base64, ...a }) => ({ ...a, content: Buffer.from(base64, 'base64').toString('utf8') }))).toEqual(mail.attachments ?? []);
+  }
 }
 
 /** A calendar slot two days ahead at 11:00 London time (opening hours start at 09:00; 2-hour and 30-minute slots). */
@@ -124,6 +146,7 @@ describe('booking flow', () => {
     const mails = await server.db.selectFrom('outbox_messages').selectAll().execute();
     expect(mails.some((m) => m.to_address === email.toLowerCase())).toBe(true);
     expect(mails.some((m) => m.to_address === 'clay-studio@example.com')).toBe(true);
+    await expectMailsAsTheTablesTellThem('booking', res.body.bookingId, res.body.outcome.title);
 
     // Links: calendar file and receipt, and /profile's list.
     const ical = await fetch(`${server.url}${res.body.outcome.links.ical}`);
@@ -272,6 +295,7 @@ describe('order flow', () => {
     expect(res.status).toBe(200);
     expect(res.body.orderId).toMatch(/^ORD-/);
     expect(res.body.outcome).toMatchObject({ kind: 'order', title: 'Order Confirmed', paymentState: 'paid', totalCost: 2520 });
+    await expectMailsAsTheTablesTellThem('order', res.body.orderId, res.body.outcome.title);
     const pdf = await fetch(`${server.url}${res.body.outcome.links.invoice}`);
     expect(pdf.status).toBe(200);
   });

@@ -38,33 +38,6 @@ async function spacesLeft(id: string): Promise<number> {
   return Number(row.available_spaces);
 }
 
-describe('the hold an answer shows', () => {
-  it('is the hold as the table has it after every action: taken, renewed, released, taken again, committed', async () => {
-    const { api, email } = await learner();
-    const id = await toContact(api, IDS.classCourse, IDS.classOcc, OFFERS.standard, 2);
-    const inTable = async () => {
-      const h = await server.db.selectFrom('space_holds').selectAll().where('checkout_id', '=', id).executeTakeFirst();
-      return h ? { spaces: Number(h.spaces), expiresAt: Number(h.expires_at), status: h.status } : null;
-    };
-    const contact = () => api.submit(id, 'contact details filled', contactPayload(email, { bookerFormResponse: booker(email, { phone: '07700900123' }) }));
-    const steps: [string, () => Promise<{ status: number; body: { hold: unknown } }>, string][] = [
-      ['contact details filled', contact, 'held'],
-      ['payment method selected', () => api.submit(id, 'payment method selected', { paymentMethod: 'card' }), 'held'],
-      ['go back', () => api.submit(id, 'go back'), 'released'],
-      ['contact details filled again', contact, 'held'],
-      ['manual payment confirmed', () => api.submit(id, 'manual payment confirmed'), 'committed'],
-    ];
-    for (const [label, act, status] of steps) {
-      server.setNow(now + steps.findIndex((s) => s[0] === label) * 60);
-      const res = await act();
-      expect(res.status, label).toBe(200);
-      expect(res.body.hold, label).toEqual(await inTable());
-      expect(res.body.hold, label).toMatchObject({ spaces: 2, status });
-    }
-    server.setNow(null);
-  });
-});
-
 describe('initialise', () => {
   it('refuses a flow that does not match the course type with the spec\u2019s messages', async () => {
     const api = client(server);
@@ -623,5 +596,32 @@ describe('supporting calls (spec 7)', () => {
     expect((await api.get(`/courses/clay-studio/crs-req-cal/availability/slots?from=${to}&to=${from}`)).status).toBe(400);
     expect((await api.get(`/courses/clay-studio/nope/availability/slots?from=${from}&to=${to}`)).status).toBe(404);
     expect((await api.get(`/courses/clay-studio/crs-req-cal/availability/slots?from=yesterday&to=${to}`)).status).toBe(400);
+  });
+});
+
+describe('the hold an answer shows', () => {
+  it('is the hold as the table has it after every action: taken, renewed, released, taken again, committed', async () => {
+    const { api, email } = await learner();
+    const id = await toContact(api, IDS.classCourse, IDS.classOcc, OFFERS.standard, 2);
+    const inTable = async () => {
+      const h = await server.db.selectFrom('space_holds').selectAll().where('checkout_id', '=', id).executeTakeFirst();
+      return h ? { spaces: Number(h.spaces), expiresAt: Number(h.expires_at), status: h.status } : null;
+    };
+    const contact = () => api.submit(id, 'contact details filled', contactPayload(email, { bookerFormResponse: booker(email, { phone: '07700900123' }) }));
+    const steps: [string, () => Promise<{ status: number; body: { hold: unknown } }>, string][] = [
+      ['contact details filled', contact, 'held'],
+      ['payment method selected', () => api.submit(id, 'payment method selected', { paymentMethod: 'card' }), 'held'],
+      ['go back', () => api.submit(id, 'go back'), 'released'],
+      ['contact details filled again', contact, 'held'],
+      ['manual payment confirmed', () => api.submit(id, 'manual payment confirmed'), 'committed'],
+    ];
+    for (const [label, act, status] of steps) {
+      server.setNow(now + steps.findIndex((s) => s[0] === label) * 60);
+      const res = await act();
+      expect(res.status, label).toBe(200);
+      expect(res.body.hold, label).toEqual(await inTable());
+      expect(res.body.hold, label).toMatchObject({ spaces: 2, status });
+    }
+    server.setNow(null);
   });
 });

@@ -25,10 +25,10 @@ export const orderFlow = defineFlow({
   outcome: async (ctx, pay, base) => {
     await commitSpaces(ctx);
     const id = newReference('order');
-    await ctx.q.insertInto('orders').values({
+    const row = await ctx.q.insertInto('orders').values({
       ...courseBase(base), ...paymentColumns(pay), id, status: 'confirmed',
       details: { voucherId: priceSelection(ctx)?.voucherId ?? null, costSummary: ctx.row.cost_summary },
-    }).execute();
-    return { kind: 'order', id, documents: true };
+    }).returningAll().executeTakeFirstOrThrow();
+    return { kind: 'order', id, documents: true, row };
   },
 });

@@ -27,11 +27,11 @@ export async function insertBooking(
   when: { occurrenceId: string | null; start: number | null; end: number | null; status: 'confirmed' | 'awaiting-approval'; details: Record<string, unknown> },
 ): Promise<OutcomeRef> {
   const id = newReference('booking');
-  await ctx.q.insertInto('bookings').values({
+  const row = await ctx.q.insertInto('bookings').values({
     ...courseBase(base), ...paymentColumns(pay), id, status: when.status, occurrence_id: when.occurrenceId, spaces: requestedSpaces(ctx),
     start_datetime: when.start, end_datetime: when.end, details: when.details,
-  }).execute();
-  return { kind: 'booking', id, documents: true };
+  }).returningAll().executeTakeFirstOrThrow();
+  return { kind: 'booking', id, documents: true, row };
 }
 
 /** A request record (spec 2.15 "Request Sent"): request, date and group booking requests. */
