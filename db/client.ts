@@ -49,7 +49,7 @@ export function openDb(options: OpenOptions = {}): Db {
       max: options.poolSize ?? 10,
       // Lets a transaction's BEGIN go out with its first statement (see preparingStatements); kysely itself
       // awaits every statement, so nothing else is ever in flight on a connection.
-      pipeline: process.env.PG_PIPELINE !== "0",
+      pipeline: true,
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
     });
     if (schema) {
