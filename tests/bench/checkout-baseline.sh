@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# npm run bench:checkout:baseline — the checkout code as it was before the speed work (main at a3f9469, the code
+# the "13–15 checkouts/s" of docs/benchmarks.md was measured on, under a load average of ~11), driven by TODAY's
+# bench:checkout, so the two can be run side by side on one machine: the ratio of their checkouts per second is
+# the speed-up, whatever the machine's speed that hour. Same environment variables as bench:checkout
+# (BENCH_LEVELS, BENCH_DATABASE_URL, …). The old server runs through tsx, as it did then.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ref="${BASELINE_REF:-a3f9469}"
+dir=".tmp/checkout-baseline-$ref"
+if [ ! -d "$dir" ]; then
+  mkdir -p .tmp
+  git worktree add --detach "$dir" "$ref" >/dev/null
+fi
+ln -sfn "$PWD/node_modules" "$dir/node_modules"
+# Today's load generator and its helpers; the server, its database code and the fixtures are the old ones.
+cp tests/bench/checkout.ts "$dir/tests/bench/checkout-today.ts"
+cp tests/bench/server-process.ts "$dir/tests/bench/server-process.ts"
+cp tests/helpers/ports.ts "$dir/tests/helpers/ports.ts"
+cd "$dir"
+exec npx tsx tests/bench/checkout-today.ts
