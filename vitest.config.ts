@@ -2,7 +2,11 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['tests/unit/**/*.test.ts', 'tests/api/**/*.test.ts', 'tests/db/**/*.test.ts'],
+    // With TEST_DATABASE_URL (PostgreSQL) the tests that touch a database: tests/unit are pure rules, the same on
+    // either engine.
+    include: process.env.TEST_DATABASE_URL
+      ? ['tests/api/**/*.test.ts', 'tests/db/**/*.test.ts']
+      : ['tests/unit/**/*.test.ts', 'tests/api/**/*.test.ts', 'tests/db/**/*.test.ts'],
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -245,6 +245,7 @@ export async function initialiseCheckout(deps: Deps, user: SessionUser | null, f
     if (!next || next === 'login' || isAfterLoginStep(ctx.flow, next)) break;
     ctx.row.current_step = next;
   }
+  // Written once: the version a checkout has after its first save.
   ctx.row.version = 1;
   await db.insertInto('checkouts').values(ctx.row).execute();
   return toState(ctx);

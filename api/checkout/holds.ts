@@ -143,9 +143,9 @@ export async function sweepAllExpiredHolds(db: Q, dialect: Dialect, now: number)
  * The engine reads the hold with the locked checkout row, and every write to a hold goes through this module, so a
  * checkout action reads its hold once and answers with the hold it leaves without reading it again. What another
  * transaction does meanwhile (a sweep releasing a lapsed hold) is caught by the guarded updates, as it was when the
- * hold was read a few statements later; the one read that must see it — after the occurrence's lock, before
- * replacing a hold — goes to the table. Only transactions are memoised: between two reads outside one, any request
- * may have changed the hold.
+ * hold was read a few statements later; the reads that must see it — under the occurrence's lock, before replacing
+ * a hold or counting the spaces a learner may take — go to the table (readHold). Only transactions are memoised:
+ * between two reads outside one, any request may have changed the hold.
  */
 const knownHolds = new WeakMap<Q, Map<string, SpaceHoldRow | null>>();
 
