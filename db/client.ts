@@ -166,11 +166,12 @@ function preparingStatements(client: pg.PoolClient): void {
 /**
  * A 32 MB page cache instead of the default 2 MB: search and pages jump about indexes far larger than that.
  * `mapped`: reads through a memory map instead of a read() per page, which search's long index walks gain from.
- * A read-only connection pays for its map whenever another connection has written since its last read: SQLite
- * drops its map of the file at the start of the next read, and on this kind of machine (a VM with two cores) an unmap costs
- * ~80 µs in cross-core TLB flushes — more than the read itself (measured: a three-table lookup after a write,
- * 128 µs mapped, 45 µs not; 23 µs on the writer, which never remaps for its own writes). So only search's reader
- * and the writer are mapped; the reads of the query builder, which follow writes all through a checkout, are not.
+ * A mapped read-only connection pays whenever another connection has written since its last read: SQLite drops
+ * its cache and its map of the file at the start of that read and maps it again, which on this kind of machine (a
+ * VM with two cores, where unmapping means flushing the other core's TLB) costs more than the read itself
+ * (measured: a three-table lookup after a write, 128 µs mapped, 45 µs not; 23 µs on the writer, which never
+ * remaps for its own writes). So only search's reader and the writer are mapped; the query builder's reads, which
+ * follow writes all through a checkout, are not.
  */
 function tuneReads(sqlite: SQLite.Database, { mapped }: { mapped: boolean }): void {
   if (mapped) sqlite.pragma('mmap_size = 268435456');
