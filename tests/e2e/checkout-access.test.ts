@@ -145,6 +145,9 @@ describe('keyboard and screen reader', () => {
     const { page, context } = await session();
     await page.goto(url('/checkout?flow=request&course=crs_0001_07'));
     await page.getByRole('heading', { name: 'Delivery options' }).waitFor();
+    // The island's first answers (state, defaults) settle before Continue: under load, a click while the step's form
+    // was still being replaced was lost once (CI, two browser files at a time).
+    await page.waitForLoadState('networkidle');
     await page.locator('.checkout-summary__continue').click();
     await page.getByRole('heading', { name: 'Select a Date & Time' }).waitFor();
     await page.locator('.calendar__grid[aria-busy="false"]').waitFor();
@@ -177,6 +180,9 @@ describe('keyboard and screen reader', () => {
     }));
     await page.goto(url('/checkout?flow=request&course=crs_0001_07'));
     await page.getByRole('heading', { name: 'Delivery options' }).waitFor();
+    // The island's first answers (state, defaults) settle before Continue: under load, a click while the step's form
+    // was still being replaced was lost once (CI, two browser files at a time).
+    await page.waitForLoadState('networkidle');
     await page.locator('.checkout-summary__continue').click();
     await page.getByRole('heading', { name: 'Select a Date & Time' }).waitFor();
     await page.getByRole('alert').filter({ hasText: "The calendar is resting. It looks like we're having problems checking the availability on this course" }).waitFor();
