@@ -167,6 +167,13 @@ export interface NewOutcome<R> {
   provider?: string | null;
 }
 
+/** The educator and course of an outcome: from what its recording transaction holds, else read. */
+function partsOf(
+  q: Q, outcome: { educator_id: string; course_id: string }, recorded?: NewOutcome<unknown>,
+): Promise<{ educator: EducatorView; course: CourseView } | null> | { educator: EducatorView; course: CourseView } {
+  return recorded ? { educator: educatorView(recorded.educator), course: courseView(recorded.course) } : educatorAndCourse(q, outcome.educator_id, outcome.course_id);
+}
+
 async function paymentProviderOf(q: Q, checkoutId: string, paymentId: string | null): Promise<string | null> {
   if (!paymentId) return null;
   const stored = await q
@@ -185,7 +192,7 @@ export async function loadBookingView(q: Q, bookingId: string, recorded?: NewOut
   const b = recorded?.row ?? (await q.selectFrom('bookings').selectAll().where('id', '=', bookingId).executeTakeFirst());
   if (!b) return null;
   const [parts, occurrence, document, cancellation, provider] = await Promise.all([
-    recorded ? { educator: educatorView(recorded.educator), course: courseView(recorded.course) } : educatorAndCourse(q, b.educator_id, b.course_id),
+    partsOf(q, b, recorded),
     b.occurrence_id
       ? q.selectFrom('occurrences').select(['id', 'delivery', 'address', 'timezone', 'spaces', 'available_spaces']).where('id', '=', b.occurrence_id).executeTakeFirst()
       : Promise.resolve(undefined),
@@ -244,7 +251,7 @@ export async function loadOrderView(q: Q, orderId: string, recorded?: NewOutcome
   const o = recorded?.row ?? (await q.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst());
   if (!o) return null;
   const [parts, document, provider] = await Promise.all([
-    recorded ? { educator: educatorView(recorded.educator), course: courseView(recorded.course) } : educatorAndCourse(q, o.educator_id, o.course_id),
+    partsOf(q, o, recorded),
     recorded ? undefined : q.selectFrom('invoice_documents').selectAll().where('outcome_kind', '=', 'order').where('outcome_id', '=', o.id).executeTakeFirst(),
     recorded?.provider !== undefined ? recorded.provider : paymentProviderOf(q, o.checkout_id, o.payment_id),
   ]);
