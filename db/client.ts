@@ -6,9 +6,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, type Transaction } from 'kysely';
+import { Kysely, type Transaction } from 'kysely';
 import { RoutingSqliteDialect } from './sqlite-driver.ts';
-import { CodecPlugin } from './codec.ts';
+import { CodecPlugin, CodecPostgresDialect } from './codec.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
@@ -63,7 +63,7 @@ export function openDb(options: OpenOptions = {}): Db {
     }
     pool.on('connect', preparingStatements);
     const db = new Kysely<Database>({
-      dialect: new PostgresDialect({ pool }),
+      dialect: new CodecPostgresDialect({ pool }),
       plugins: [new CodecPlugin(false)],
     });
     if (schema) schemas.set(db, schema);

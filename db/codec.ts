@@ -6,15 +6,16 @@
  * The column names listed here mean the same thing in every table.
  */
 import {
-  OperationNodeTransformer,
+  PostgresDialect,
+  PostgresQueryCompiler,
+  SqliteQueryCompiler,
   type KyselyPlugin,
   type PluginTransformQueryArgs,
   type PluginTransformResultArgs,
+  type QueryCompiler,
   type QueryResult,
   type RootOperationNode,
   type UnknownRow,
-  type ValueNode,
-  type PrimitiveValueListNode,
 } from 'kysely';
 
 export const JSON_COLUMNS = new Set([
@@ -40,30 +41,46 @@ function isPlainJson(v: unknown): boolean {
   return v !== null && typeof v === 'object' && !(v instanceof Date) && !ArrayBuffer.isView(v);
 }
 
-class ParamTransformer extends OperationNodeTransformer {
-  constructor(private readonly sqlite: boolean) {
-    super();
+/** A bound parameter as the database stores it. */
+export function encodeParameter(v: unknown, sqlite: boolean): unknown {
+  if (isPlainJson(v)) return JSON.stringify(v);
+  if (sqlite && typeof v === 'boolean') return v ? 1 : 0;
+  return v;
+}
+
+/*
+ * Parameters are encoded as the query compiler collects them, not by a plugin rewriting each query's tree: a
+ * plugin's transformQuery copies (and freezes) every node of every query, which on a checkout cost as much CPU
+ * as SQLite running its statements. Every bound value, whether from the query builder, a value list or a `sql`
+ * template, reaches the compiler through addParameter.
+ */
+export class SqliteCodecQueryCompiler extends SqliteQueryCompiler {
+  protected override addParameter(parameter: unknown): void {
+    super.addParameter(encodeParameter(parameter, true));
   }
-  private encode(v: unknown): unknown {
-    if (isPlainJson(v)) return JSON.stringify(v);
-    if (this.sqlite && typeof v === 'boolean') return v ? 1 : 0;
-    return v;
-  }
-  protected override transformValue(node: ValueNode): ValueNode {
-    return { ...super.transformValue(node), value: this.encode(node.value) };
-  }
-  protected override transformPrimitiveValueList(node: PrimitiveValueListNode): PrimitiveValueListNode {
-    return { ...super.transformPrimitiveValueList(node), values: node.values.map((v) => this.encode(v)) };
+  // Inline values (column defaults, literals): SQLite has stored booleans as 1/0 since before it knew TRUE.
+  protected override appendImmediateValue(value: unknown): void {
+    super.appendImmediateValue(typeof value === 'boolean' ? Number(value) : value);
   }
 }
 
-export class CodecPlugin implements KyselyPlugin {
-  private readonly transformer: ParamTransformer;
-  constructor(private readonly sqlite: boolean) {
-    this.transformer = new ParamTransformer(sqlite);
+export class PostgresCodecQueryCompiler extends PostgresQueryCompiler {
+  protected override addParameter(parameter: unknown): void {
+    super.addParameter(encodeParameter(parameter, false));
   }
+}
+
+export class CodecPostgresDialect extends PostgresDialect {
+  override createQueryCompiler(): QueryCompiler {
+    return new PostgresCodecQueryCompiler();
+  }
+}
+
+/** Reads: JSON columns parsed, SQLite's 0/1 booleans made true/false. Writes are encoded by the compilers above. */
+export class CodecPlugin implements KyselyPlugin {
+  constructor(private readonly sqlite: boolean) {}
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    return this.transformer.transformNode(args.node);
+    return args.node;
   }
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
     const rows = args.result.rows;

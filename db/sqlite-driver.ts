@@ -19,9 +19,10 @@
  */
 import type SQLite from 'better-sqlite3';
 import {
-  CompiledQuery, SelectQueryNode, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler,
+  CompiledQuery, SelectQueryNode, SqliteAdapter, SqliteIntrospector,
   type DatabaseConnection, type Dialect, type Driver, type Kysely, type QueryCompiler, type QueryResult,
 } from 'kysely';
+import { SqliteCodecQueryCompiler } from './codec.ts';
 
 /** The database stayed locked longer than the server waits: try again shortly (the API answers 503). */
 export class DatabaseBusyError extends Error {
@@ -214,7 +215,7 @@ export class RoutingSqliteDialect implements Dialect {
     return new RoutingDriver(this.connections);
   }
   createQueryCompiler(): QueryCompiler {
-    return new SqliteQueryCompiler();
+    return new SqliteCodecQueryCompiler();
   }
   createAdapter() {
     return new SqliteAdapter();
