@@ -13,13 +13,12 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 import { existsSync } from 'node:fs';
-import type { Server } from 'node:http';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { serve } from '@hono/node-server';
 import { z } from 'zod';
 import { loadConfig, type Config } from './config.ts';
 import { createApp, type AstroHandler } from './app.ts';
+import { listen } from './http/node-server.ts';
 import { loggerFor, type Logger } from './log.ts';
 import { Workers } from './background.ts';
 import { openDb, dialectOf, type Db } from '../db/client.ts';
@@ -64,8 +63,7 @@ export async function startServer(config: Config = loadConfig(), options: { log?
     for (const job of jobs) workers.start(job);
     log.info('background jobs started', { jobs: jobs.map((job) => job.name) });
   }
-  const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.BIND_HOST, overrideGlobalObjects: false }) as Server;
-  await new Promise<void>((ok) => server.once('listening', () => ok()));
+  const server = await listen(app, config.PORT, config.BIND_HOST);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
 

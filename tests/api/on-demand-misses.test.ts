@@ -8,15 +8,16 @@
  */
 import { Agent, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serve } from '@hono/node-server';
+import type { Server } from 'node:http';
 import { NodeApp } from 'astro/app/node';
 import { createApp, type AstroHandler, type Deps } from '../../api/app.ts';
 import { loadConfig } from '../../api/config.ts';
+import { listen } from '../../api/http/node-server.ts';
 import { createTestDb, type TestDb } from '../helpers/db.ts';
 import { educatorRow } from './public-fixtures.ts';
 
 let tdb: TestDb;
-let server: ReturnType<typeof serve>;
+let server: Server;
 let port = 0;
 const listenersSeen: number[] = [];
 
@@ -32,8 +33,7 @@ beforeAll(async () => {
   await tdb.db.insertInto('educators').values(educatorRow({ id: 'edu_acme', slug: 'acme', name: 'Acme' })).execute();
   const config = loadConfig({ LOG_LEVEL: 'error', PUBLIC_HOST: 'localhost', DIST_DIR: 'dist' });
   const deps: Deps = { db: tdb.db, dialect: tdb.dialect, config, now: () => Math.floor(Date.now() / 1000) };
-  server = serve({ fetch: createApp(deps, { astro: missingPages }).fetch, port: 0, hostname: '127.0.0.1', overrideGlobalObjects: false });
-  await new Promise<void>((ok) => server.once('listening', () => ok()));
+  server = await listen(createApp(deps, { astro: missingPages }), 0, '127.0.0.1');
   const address = server.address();
   port = typeof address === 'object' && address ? address.port : 0;
 });

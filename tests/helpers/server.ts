@@ -2,8 +2,8 @@
  * The real HTTP server (api/app.ts) on a free loopback port, over a fresh test database.
  * API tests talk to it with fetch, exactly as a browser or another service would.
  */
-import { serve } from '@hono/node-server';
 import { createApp, type Deps } from '../../api/app.ts';
+import { listen } from '../../api/http/node-server.ts';
 import { loadConfig, type Config } from '../../api/config.ts';
 import { createTestDb, type TestDb } from './db.ts';
 
@@ -31,8 +31,7 @@ export async function startTestServer(env: Record<string, string> = {}, testDb?:
     now: () => pinned ?? Math.floor(Date.now() / 1000),
   };
   const app = createApp(deps);
-  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1', overrideGlobalObjects: false });
-  await new Promise<void>((ok) => server.once('listening', () => ok()));
+  const server = await listen(app, 0, '127.0.0.1');
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   return {
