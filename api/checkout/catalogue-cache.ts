@@ -13,8 +13,9 @@
  * change every later checkout's prices. Occurrences are not kept (their spaces move with every hold).
  */
 import type { Db } from '../../db/client.ts';
+import type { Occurrence } from '../../db/schema.ts';
 import {
-  catalogueVersion, courseStamp, loadCourseCatalogue, loadEducatorCatalogue, loadOccurrenceOffers, loadOccurrenceRow, withOccurrenceOffers,
+  catalogueVersion, courseStamp, loadCourseCatalogue, loadEducatorCatalogue, loadOccurrenceOffers, loadOccurrenceRow, occurrenceOfCatalogue, withOccurrenceOffers,
   type CatalogueStamp, type CheckoutCatalogue, type CourseCatalogue, type OccurrenceCatalogue, type OccurrenceOffers, type Q,
 } from '../../db/queries/checkout.ts';
 
@@ -43,9 +44,12 @@ export class CatalogueCache {
       () => loadEducatorCatalogue(q, educatorId), (v) => v.educator.id);
   }
 
-  /** An occurrence of the catalogue's course, read afresh, with its offers and add-ons (kept) or the course's. */
-  async occurrence(q: Q, occurrenceId: string, catalogue: CheckoutCatalogue, known?: CatalogueStamp): Promise<OccurrenceCatalogue | null> {
-    const occurrence = await loadOccurrenceRow(q, occurrenceId, catalogue);
+  /**
+   * An occurrence of the catalogue's course, read afresh (or `read` just now by the caller, with its checkout), with
+   * its offers and add-ons (kept) or the course's.
+   */
+  async occurrence(q: Q, occurrenceId: string, catalogue: CheckoutCatalogue, known?: CatalogueStamp, read?: Occurrence | null): Promise<OccurrenceCatalogue | null> {
+    const occurrence = read !== undefined && read?.id === occurrenceId ? occurrenceOfCatalogue(read, catalogue) : await loadOccurrenceRow(q, occurrenceId, catalogue);
     if (!occurrence) return null;
     const educatorId = catalogue.educator.id;
     const stamp = known?.educatorId === educatorId ? known : undefined;

@@ -10,7 +10,9 @@ import { z } from 'zod';
 import type { Deps } from '../app.ts';
 import type { SessionUser } from '../auth/types.ts';
 import type { CheckoutRow } from '../../db/schema/checkout.ts';
-import { catalogueVersion, courseStamp, type CatalogueStamp, type CheckoutCatalogue, type Q } from '../../db/queries/checkout.ts';
+import { OCCURRENCE_COLUMNS, catalogueVersion, courseStamp, type CatalogueStamp, type CheckoutCatalogue, type Q } from '../../db/queries/checkout.ts';
+import type { Occurrence } from '../../db/schema.ts';
+import { decodeRow } from '../../db/codec.ts';
 import { catalogueCache } from './catalogue-cache.ts';
 import { parseWith } from '../http/parse.ts';
 import { ProblemError, problemType, problems, type Problem } from '../../src/domain/problems.ts';
@@ -83,19 +85,28 @@ function awaitsLogin(row: CheckoutRow, user: SessionUser | null): boolean {
   return row.user_id !== null && user === null && row.status === 'open';
 }
 
-/** A checkout row with the version of its educator's catalogue (api/checkout/catalogue-cache.ts). */
+/**
+ * A checkout row with the version of its educator's catalogue (api/checkout/catalogue-cache.ts) and, when read
+ * together, its occurrence (undefined: not read with it).
+ */
 interface StampedRow {
   row: CheckoutRow;
   stamp?: CatalogueStamp;
+  occurrence?: Occurrence | null;
 }
 
+const JOINED_OCCURRENCE = 'joined_occurrence_';
+
 /**
- * Reads a checkout (locked, in a transaction on PostgreSQL), its catalogue's version and its hold in one statement.
- * Only the checkout's row is locked: a hold's row is locked after its occurrence's (api/checkout/holds.ts).
+ * Reads a checkout (locked, in a transaction on PostgreSQL), its catalogue's version, its hold and its occurrence in
+ * one statement: each was a round trip of every checkout action. Only the checkout's row is locked: a hold's row is
+ * locked after its occurrence's (api/checkout/holds.ts), and the statements that count spaces change the
+ * occurrence's row under its own lock, whatever was read here.
  */
 async function readCheckout(q: Q, deps: Deps, id: string, options: { lock?: boolean } = {}): Promise<StampedRow | undefined> {
   let query = q.selectFrom('checkouts')
     .leftJoin('space_holds', 'space_holds.checkout_id', 'checkouts.id')
+    .leftJoin('occurrences', 'occurrences.id', 'checkouts.occurrence_id')
     .selectAll('checkouts')
     .select((eb) => eb.selectFrom('catalogue_versions').select('version').whereRef('catalogue_versions.educator_id', '=', 'checkouts.educator_id').as('catalogue_version'))
     .select([
@@ -103,19 +114,29 @@ async function readCheckout(q: Q, deps: Deps, id: string, options: { lock?: bool
       'space_holds.voucher_id as hold_voucher_id', 'space_holds.status as hold_status', 'space_holds.expires_at as hold_expires_at',
       'space_holds.created_at as hold_created_at', 'space_holds.updated_at as hold_updated_at',
     ])
+    .select(OCCURRENCE_COLUMNS.map((column) => `occurrences.${column} as ${JOINED_OCCURRENCE}${column}` as const))
     .where('checkouts.id', '=', id);
   if (options.lock && deps.dialect === 'postgres') query = query.forUpdate(['checkouts']);
   const found = await query.executeTakeFirst();
   if (!found) return undefined;
   const {
     catalogue_version: version, hold_id: holdId, hold_occurrence_id: occurrenceId, hold_spaces: spaces, hold_voucher_id: voucherId,
-    hold_status: status, hold_expires_at: expiresAt, hold_created_at: createdAt, hold_updated_at: updatedAt, ...row
+    hold_status: status, hold_expires_at: expiresAt, hold_created_at: createdAt, hold_updated_at: updatedAt, ...rest
   } = found;
-  noteHold(q, row.id, holdId === null ? null : {
-    id: holdId, checkout_id: row.id, occurrence_id: occurrenceId, spaces: Number(spaces), voucher_id: voucherId, status: status!,
+  const joined: Record<string, unknown> = {};
+  const row: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(rest)) {
+    if (key.startsWith(JOINED_OCCURRENCE)) joined[key.slice(JOINED_OCCURRENCE.length)] = value;
+    else row[key] = value;
+  }
+  const checkout = row as unknown as CheckoutRow;
+  noteHold(q, checkout.id, holdId === null ? null : {
+    id: holdId, checkout_id: checkout.id, occurrence_id: occurrenceId, spaces: Number(spaces), voucher_id: voucherId, status: status!,
     expires_at: Number(expiresAt), created_at: Number(createdAt), updated_at: Number(updatedAt),
   });
-  return { row, stamp: { educatorId: row.educator_id, version: Number(version ?? 0) } };
+  // The codec knows columns by name: the occurrence's JSON and boolean columns are decoded under their own.
+  const occurrence = joined.id == null ? null : (decodeRow(joined, deps.dialect === 'sqlite') as unknown as Occurrence);
+  return { row: checkout, stamp: { educatorId: checkout.educator_id, version: Number(version ?? 0) }, occurrence };
 }
 
 async function lockRow(q: Q, deps: Deps, id: string): Promise<StampedRow | undefined> {
@@ -126,11 +147,11 @@ async function lockRow(q: Q, deps: Deps, id: string): Promise<StampedRow | undef
  * The working context of one checkout: its row, its flow's definition, its catalogue and occurrence. `stamp`: the
  * catalogue's version read with the row; `preloaded`: the catalogue a new checkout was just opened with.
  */
-async function loadCtx(deps: Deps, q: Q, { row, stamp }: StampedRow, user: SessionUser | null, preloaded?: CheckoutCatalogue): Promise<Ctx> {
+async function loadCtx(deps: Deps, q: Q, { row, stamp, occurrence }: StampedRow, user: SessionUser | null, preloaded?: CheckoutCatalogue): Promise<Ctx> {
   const catalogues = catalogueCache(deps.db);
   const cat = preloaded ?? (row.course_id ? await catalogues.course(q, row.course_id, stamp) : await catalogues.educator(q, row.educator_id, stamp));
   if (!cat) fail(checkoutNotFoundProblem());
-  const occ = row.occurrence_id ? await catalogues.occurrence(q, row.occurrence_id, cat, stamp) : null;
+  const occ = row.occurrence_id ? await catalogues.occurrence(q, row.occurrence_id, cat, stamp, occurrence) : null;
   return {
     deps, q, dialect: deps.dialect, now: deps.now(), user, row: { ...row, step_state: structuredClone(row.step_state ?? {}) },
     flow: row.flow, def: flowDefinition(row.flow), cat, occ, stamp, after: [],

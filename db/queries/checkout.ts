@@ -3,7 +3,7 @@
  * options. Every function takes a query handle, so it can run inside the checkout's transaction.
  */
 import type { Kysely, Selectable } from 'kysely';
-import type { AddOnsTable, Course, Database, Educator, Occurrence, OffersTable } from '../schema.ts';
+import type { AddOnsTable, Course, Database, Educator, Occurrence, OccurrencesTable, OffersTable } from '../schema.ts';
 import type { FormDefinition, FormField, FormValidation } from '../../src/domain/checkout/validation.ts';
 import { DEFAULT_FORM_REF, SYSTEM_FIELD_IDS, SYSTEM_FIELD_LABELS, defaultForm } from '../../src/domain/checkout/validation.ts';
 import type { PaymentOptions } from '../../src/domain/checkout/paymentMethods.ts';
@@ -85,6 +85,19 @@ export async function loadOccurrenceRow(q: Q, occurrenceId: string, catalogue: C
     .executeTakeFirst();
   return occurrence ?? null;
 }
+
+/** An occurrence read with another row (the checkout's, api/checkout/engine.ts), if it is of the catalogue's course. */
+export function occurrenceOfCatalogue(occurrence: Occurrence | null, catalogue: CheckoutCatalogue): Occurrence | null {
+  return occurrence && catalogue.course && occurrence.course_id === catalogue.course.id ? occurrence : null;
+}
+
+/** Every column of an occurrence, for reading one joined to another row under aliases. */
+export const OCCURRENCE_COLUMNS = [
+  'id', 'course_id', 'visibility', 'start_datetime', 'end_datetime', 'timezone', 'delivery', 'address', 'spaces', 'available_spaces',
+  'parent_ref', 'individually_bookable',
+] as const satisfies readonly (keyof OccurrencesTable)[];
+// A column added to the table but not to the list fails to compile here.
+const _everyOccurrenceColumn: Exclude<keyof OccurrencesTable, (typeof OCCURRENCE_COLUMNS)[number]> extends never ? true : never = true;
 
 /** An occurrence's own offers and add-ons (none: it sells the course's). */
 export interface OccurrenceOffers {
