@@ -593,6 +593,7 @@ export async function toState(ctx: Ctx): Promise<CheckoutState> {
     utms: r.utms,
     createdAt: Number(r.created_at),
     updatedAt: Number(r.updated_at),
+    version: Number(r.version),
     loginRequired: false,
   };
 }
@@ -606,6 +607,6 @@ async function lockedState(ctx: Ctx): Promise<CheckoutState> {
     steps: await stepsOf(ctx), defaults: {},
     rules: { paymentRequired: r.current_step === 'payment', calendarBased: false, instantBooking: false, pricingHidden: true, termsPreAccepted: false },
     costSummary: null, totalCost: null, currency: r.currency, hold: null, outcome: null, bookedOnURL: null, utms: null,
-    createdAt: Number(r.created_at), updatedAt: Number(r.updated_at), loginRequired: true,
+    createdAt: Number(r.created_at), updatedAt: Number(r.updated_at), version: Number(r.version), loginRequired: true,
   };
 }

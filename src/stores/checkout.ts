@@ -10,6 +10,7 @@
  * - begin_checkout fires once, when the checkout first becomes ready.
  */
 import { flowSellsCourse, isDatedFlow } from '../domain/checkout/flows.ts';
+import { supersedes } from '../domain/checkout/state.ts';
 import { atom, computed } from 'nanostores';
 import type { Problem } from '../domain/problems.ts';
 import { problems } from '../domain/problems.ts';
@@ -125,7 +126,9 @@ export function onFirstReady(listener: ReadyListener): void {
 }
 
 function accept(state: CheckoutState): void {
-  const first = !$checkout.get();
+  const shown = $checkout.get();
+  if (!supersedes(state, shown)) return;
+  const first = !shown;
   $checkout.set(state);
   $initError.set(null);
   $restricted.set(false);

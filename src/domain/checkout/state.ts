@@ -99,6 +99,16 @@ export interface CheckoutState {
   utms: Record<string, unknown> | null;
   createdAt: number;
   updatedAt: number;
+  /** One more with every change the server saves: tells which of two answers about a checkout is the later. */
+  version: number;
   /** The checkout is a learner's who is not logged in here: log in to see and continue it (spec 2.14). */
   loginRequired: boolean;
+}
+
+/**
+ * Whether an answer may replace the state a page shows. Answers can arrive out of order (the GET a page sends on
+ * logging in, and the learner's Continue): an older state of the same checkout must not take a page back a step.
+ */
+export function supersedes(incoming: Pick<CheckoutState, '_id' | 'version'>, shown: Pick<CheckoutState, '_id' | 'version'> | null): boolean {
+  return !shown || shown._id !== incoming._id || incoming.version >= shown.version;
 }
