@@ -42,7 +42,7 @@ function isPlainJson(v: unknown): boolean {
 }
 
 /** A bound parameter as the database stores it. */
-export function encodeParameter(v: unknown, sqlite: boolean): unknown {
+function encodeParameter(v: unknown, sqlite: boolean): unknown {
   if (isPlainJson(v)) return JSON.stringify(v);
   if (sqlite && typeof v === 'boolean') return v ? 1 : 0;
   return v;
