@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { randomBytes } from 'node:crypto';
 import { openDb, type Db } from '../../db/client.ts';
+import { dropTestSchema } from '../helpers/db.ts';
 
 const pgUrl = process.env.TEST_DATABASE_URL;
 
@@ -20,7 +21,7 @@ describe.skipIf(!pgUrl)('named statements on PostgreSQL (set TEST_DATABASE_URL t
     await sql`insert into things values (1, 'kiln'), (2, 'wheel')`.execute(db);
   });
   afterAll(async () => {
-    await sql.raw(`drop schema if exists ${schema} cascade`).execute(db);
+    await dropTestSchema(db, pgUrl!, schema);
     await db.destroy();
   });
 

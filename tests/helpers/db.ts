@@ -19,16 +19,41 @@ export interface TestDb {
   close(): Promise<void>;
 }
 
+/**
+ * Test files run side by side, each in a schema of its own in one database. kysely's migrator first lists the
+ * tables of every schema, asking has_schema_privilege of each by name, so a schema another file dropped meanwhile
+ * failed a file's migration now and then ("schema t_… does not exist"). Migrations hold this advisory lock
+ * shared, and dropping a schema takes it exclusively.
+ */
+const SCHEMA_DROP_LOCK = 7_210_419;
+
+async function underSchemaDropLock<T>(url: string, mode: 'shared' | 'exclusive', work: () => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(mode === 'shared' ? 'select pg_advisory_lock_shared($1)' : 'select pg_advisory_lock($1)', [SCHEMA_DROP_LOCK]);
+    return await work();
+  } finally {
+    // Ending the session releases its advisory locks.
+    await client.end();
+  }
+}
+
+/** Drops a test's PostgreSQL schema (with everything in it) without failing another file's migration. */
+export async function dropTestSchema(db: Db, url: string, schema: string): Promise<void> {
+  await underSchemaDropLock(url, 'exclusive', () => sql.raw(`drop schema if exists ${schema} cascade`).execute(db));
+}
+
 export async function createTestDb(): Promise<TestDb> {
   const pgUrl = process.env.TEST_DATABASE_URL;
   if (pgUrl) {
     const schema = `t_${randomBytes(6).toString('hex')}`;
     const db = openDb({ url: pgUrl, schema, poolSize: 20 });
-    await migrateToLatest(db);
+    await underSchemaDropLock(pgUrl, 'shared', () => migrateToLatest(db));
     return {
       db, url: pgUrl, schema, dialect: 'postgres',
       async close() {
-        await sql.raw(`drop schema if exists ${schema} cascade`).execute(db);
+        await dropTestSchema(db, pgUrl, schema);
         await db.destroy();
       },
     };
