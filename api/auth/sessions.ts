@@ -8,6 +8,7 @@ import type { AuthMethod, AuthTokenRow, SessionKind, TokenPurpose } from '../../
 import type { SessionUser } from './types.ts';
 import { newId, newSecret, sha256 } from './crypto.ts';
 import { toSessionUser } from './users.ts';
+import { compiledOnce } from '../../db/compiled.ts';
 
 export interface IssuedSession {
   token: string;
@@ -50,22 +51,26 @@ export interface ResolvedSession {
   expiresAt: number;
 }
 
+/**
+ * One statement for the user and the educators they administer (a row per educator, one row with null for a
+ * learner): this runs on every request that carries a session, so a second round trip would cost every page (and
+ * it is compiled once, db/compiled.ts).
+ */
+const sessionRows = compiledOnce((db: Db, tokenHash: string) => db
+  .selectFrom('sessions as s')
+  .innerJoin('users as u', 'u.id', 's.user_id')
+  .leftJoin('educator_admins as ea', 'ea.user_id', 'u.id')
+  .selectAll('u')
+  .select(['s.family_id', 's.kind', 's.auth_method', 's.created_at as session_created_at', 's.expires_at', 'ea.educator_id as admin_of'])
+  .where('s.token_hash', '=', tokenHash)
+  .orderBy('ea.created_at')
+  .orderBy('ea.educator_id'));
+
 /** The user behind a session secret, or null when it is unknown, expired or of another kind. */
 export async function resolveSession(db: Db, token: string, kind: SessionKind, now: number): Promise<ResolvedSession | null> {
   if (!token || token.length > 200) return null;
   const tokenHash = sha256(token);
-  // One statement for the user and the educators they administer (a row per educator, one row with null for a
-  // learner): this runs on every request that carries a session, so a second round trip would cost every page.
-  const rows = await db
-    .selectFrom('sessions as s')
-    .innerJoin('users as u', 'u.id', 's.user_id')
-    .leftJoin('educator_admins as ea', 'ea.user_id', 'u.id')
-    .selectAll('u')
-    .select(['s.family_id', 's.kind', 's.auth_method', 's.created_at as session_created_at', 's.expires_at', 'ea.educator_id as admin_of'])
-    .where('s.token_hash', '=', tokenHash)
-    .orderBy('ea.created_at')
-    .orderBy('ea.educator_id')
-    .execute();
+  const rows = await sessionRows(db, tokenHash);
   const row = rows[0];
   if (!row || row.kind !== kind || row.expires_at <= now) return null;
   const educatorIds = rows.flatMap((r) => (r.admin_of === null ? [] : [r.admin_of]));

@@ -13,6 +13,7 @@ import type { CheckoutRow } from '../../db/schema/checkout.ts';
 import { OCCURRENCE_COLUMNS, catalogueVersion, courseStamp, type CatalogueStamp, type CheckoutCatalogue, type Q } from '../../db/queries/checkout.ts';
 import type { Occurrence } from '../../db/schema.ts';
 import { decodeRow } from '../../db/codec.ts';
+import { compiledOnce } from '../../db/compiled.ts';
 import { catalogueCache } from './catalogue-cache.ts';
 import { parseWith } from '../http/parse.ts';
 import { ProblemError, problemType, problems, type Problem } from '../../src/domain/problems.ts';
@@ -97,14 +98,9 @@ interface StampedRow {
 
 const JOINED_OCCURRENCE = 'joined_occurrence_';
 
-/**
- * Reads a checkout (locked, in a transaction on PostgreSQL), its catalogue's version, its hold and its occurrence in
- * one statement: each was a round trip of every checkout action. Only the checkout's row is locked: a hold's row is
- * locked after its occurrence's (api/checkout/holds.ts), and the statements that count spaces change the
- * occurrence's row under its own lock, whatever was read here.
- */
-async function readCheckout(q: Q, deps: Deps, id: string, options: { lock?: boolean } = {}): Promise<StampedRow | undefined> {
-  let query = q.selectFrom('checkouts')
+/** readCheckout's statement, compiled once (db/compiled.ts): it runs on every checkout request. */
+function checkoutRead(q: Q, id: string) {
+  return q.selectFrom('checkouts')
     .leftJoin('space_holds', 'space_holds.checkout_id', 'checkouts.id')
     .leftJoin('occurrences', 'occurrences.id', 'checkouts.occurrence_id')
     .selectAll('checkouts')
@@ -116,8 +112,18 @@ async function readCheckout(q: Q, deps: Deps, id: string, options: { lock?: bool
     ])
     .select(OCCURRENCE_COLUMNS.map((column) => `occurrences.${column} as ${JOINED_OCCURRENCE}${column}` as const))
     .where('checkouts.id', '=', id);
-  if (options.lock && deps.dialect === 'postgres') query = query.forUpdate(['checkouts']);
-  const found = await query.executeTakeFirst();
+}
+const readCheckoutRow = compiledOnce((q, id: string) => checkoutRead(q, id));
+const lockCheckoutRow = compiledOnce((q, id: string) => checkoutRead(q, id).forUpdate(['checkouts']));
+
+/**
+ * Reads a checkout (locked, in a transaction on PostgreSQL), its catalogue's version, its hold and its occurrence in
+ * one statement: each was a round trip of every checkout action. Only the checkout's row is locked: a hold's row is
+ * locked after its occurrence's (api/checkout/holds.ts), and the statements that count spaces change the
+ * occurrence's row under its own lock, whatever was read here.
+ */
+async function readCheckout(q: Q, deps: Deps, id: string, options: { lock?: boolean } = {}): Promise<StampedRow | undefined> {
+  const [found] = await (options.lock && deps.dialect === 'postgres' ? lockCheckoutRow : readCheckoutRow)(q, id);
   if (!found) return undefined;
   const {
     catalogue_version: version, hold_id: holdId, hold_occurrence_id: occurrenceId, hold_spaces: spaces, hold_voucher_id: voucherId,
