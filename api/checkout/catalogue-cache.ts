@@ -45,11 +45,11 @@ export class CatalogueCache {
   }
 
   /**
-   * An occurrence of the catalogue's course, read afresh (or `read` just now by the caller, with its checkout), with
-   * its offers and add-ons (kept) or the course's.
+   * An occurrence of the catalogue's course, read afresh, with its offers and add-ons (kept) or the course's.
+   * `read`: the row of `occurrenceId` the caller has just read with its checkout (null: there is none).
    */
   async occurrence(q: Q, occurrenceId: string, catalogue: CheckoutCatalogue, known?: CatalogueStamp, read?: Occurrence | null): Promise<OccurrenceCatalogue | null> {
-    const occurrence = read !== undefined && read?.id === occurrenceId ? occurrenceOfCatalogue(read, catalogue) : await loadOccurrenceRow(q, occurrenceId, catalogue);
+    const occurrence = read !== undefined ? occurrenceOfCatalogue(read, catalogue) : await loadOccurrenceRow(q, occurrenceId, catalogue);
     if (!occurrence) return null;
     const educatorId = catalogue.educator.id;
     const stamp = known?.educatorId === educatorId ? known : undefined;

@@ -145,8 +145,8 @@ describe('keyboard and screen reader', () => {
     const { page, context } = await session();
     await page.goto(url('/checkout?flow=request&course=crs_0001_07'));
     await page.getByRole('heading', { name: 'Delivery options' }).waitFor();
-    // The island's first answers (state, defaults) settle before Continue: under load, a click while the step's form
-    // was still being replaced was lost once (CI, two browser files at a time).
+    // The island's first answers (state, defaults) settle before Continue, so this test is about the keyboard: once, under
+    // CI load, the page went back to this step after Continue (a late answer, which the store now ignores).
     await page.waitForLoadState('networkidle');
     await page.locator('.checkout-summary__continue').click();
     await page.getByRole('heading', { name: 'Select a Date & Time' }).waitFor();
@@ -180,8 +180,8 @@ describe('keyboard and screen reader', () => {
     }));
     await page.goto(url('/checkout?flow=request&course=crs_0001_07'));
     await page.getByRole('heading', { name: 'Delivery options' }).waitFor();
-    // The island's first answers (state, defaults) settle before Continue: under load, a click while the step's form
-    // was still being replaced was lost once (CI, two browser files at a time).
+    // The island's first answers (state, defaults) settle before Continue, so this test is about the keyboard: once, under
+    // CI load, the page went back to this step after Continue (a late answer, which the store now ignores).
     await page.waitForLoadState('networkidle');
     await page.locator('.checkout-summary__continue').click();
     await page.getByRole('heading', { name: 'Select a Date & Time' }).waitFor();
