@@ -6,7 +6,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { createTestDb, type TestDb } from '../helpers/db.ts';
-import { migrateToLatest } from '../../db/migrate.ts';
 import {
   CATALOGUE_TABLES, IMAGE_PATHS, RACE_OCCURRENCE_ID, SHOWCASE, generateCatalogue, generateEducatorBatches,
 } from '../../db/seed/generate.ts';
@@ -55,7 +54,7 @@ function jsonValue(v: unknown): unknown {
 
 describe('migrations and loading', () => {
   it('applies every migration and leaves nothing pending', async () => {
-    expect(await migrateToLatest(db())).toEqual([]);
+    expect(await t.migrate()).toEqual([]);
     for (const table of [...CATALOGUE_TABLES, 'review_aggregates', 'catalogue_meta'] as const) {
       await db().selectFrom(table).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
     }

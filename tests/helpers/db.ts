@@ -16,22 +16,25 @@ export interface TestDb {
   url: string;
   schema?: string;
   dialect: 'sqlite' | 'postgres';
+  /** Runs the migrator again (as a second start of the product would): the names it applied. */
+  migrate(): Promise<string[]>;
   close(): Promise<void>;
 }
 
 /**
- * Test files run side by side, each in a schema of its own in one database. kysely's migrator first lists the
- * tables of every schema, asking has_schema_privilege of each by name, so a schema another file dropped meanwhile
- * failed a file's migration now and then ("schema t_… does not exist"). Migrations hold this advisory lock
- * shared, and dropping a schema takes it exclusively.
+ * Test files run side by side, each in a schema of its own in one database, and kysely's migrator first lists the
+ * tables and columns of every schema in the database. That listing failed now and then while another file changed
+ * its own schema: a schema dropped meanwhile ("schema t_… does not exist"), or a column a migration in flight had
+ * just renamed ("column … of relation … does not exist", from pg_get_serial_sequence). So every schema change of the
+ * tests (a migration, a drop) holds this advisory lock: one at a time, ~0.5 s each.
  */
-const SCHEMA_DROP_LOCK = 7_210_419;
+const SCHEMA_CHANGE_LOCK = 7_210_419;
 
-async function underSchemaDropLock<T>(url: string, mode: 'shared' | 'exclusive', work: () => Promise<T>): Promise<T> {
+async function underSchemaChangeLock<T>(url: string, work: () => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(mode === 'shared' ? 'select pg_advisory_lock_shared($1)' : 'select pg_advisory_lock($1)', [SCHEMA_DROP_LOCK]);
+    await client.query('select pg_advisory_lock($1)', [SCHEMA_CHANGE_LOCK]);
     return await work();
   } finally {
     // Ending the session releases its advisory locks.
@@ -41,7 +44,7 @@ async function underSchemaDropLock<T>(url: string, mode: 'shared' | 'exclusive',
 
 /** Drops a test's PostgreSQL schema (with everything in it) without failing another file's migration. */
 export async function dropTestSchema(db: Db, url: string, schema: string): Promise<void> {
-  await underSchemaDropLock(url, 'exclusive', () => sql.raw(`drop schema if exists ${schema} cascade`).execute(db));
+  await underSchemaChangeLock(url, () => sql.raw(`drop schema if exists ${schema} cascade`).execute(db));
 }
 
 export async function createTestDb(): Promise<TestDb> {
@@ -49,9 +52,10 @@ export async function createTestDb(): Promise<TestDb> {
   if (pgUrl) {
     const schema = `t_${randomBytes(6).toString('hex')}`;
     const db = openDb({ url: pgUrl, schema, poolSize: 20 });
-    await underSchemaDropLock(pgUrl, 'shared', () => migrateToLatest(db));
+    const migrate = () => underSchemaChangeLock(pgUrl, () => migrateToLatest(db));
+    await migrate();
     return {
-      db, url: pgUrl, schema, dialect: 'postgres',
+      db, url: pgUrl, schema, dialect: 'postgres', migrate,
       async close() {
         await dropTestSchema(db, pgUrl, schema);
         await db.destroy();
@@ -64,6 +68,7 @@ export async function createTestDb(): Promise<TestDb> {
   await migrateToLatest(db);
   return {
     db, url, dialect: 'sqlite',
+    migrate: () => migrateToLatest(db),
     async close() {
       await db.destroy();
       rmSync(dir, { recursive: true, force: true });
