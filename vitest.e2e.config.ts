@@ -6,7 +6,9 @@ export default defineConfig({
     include: ['tests/e2e/**/*.test.ts'],
     globalSetup: ['tests/e2e/global-setup.ts'],
     environment: 'node',
-    testTimeout: 60_000,
+    // A hang detector, not a speed goal: a journey of several checkouts takes 20–30 s here, and two to three times
+    // that when the machine runs slow (a CI run once took a three-checkout journey past 60 s).
+    testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
     // Two cores: two browser files at a time.
