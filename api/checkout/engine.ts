@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import type { Deps } from '../app.ts';
 import type { SessionUser } from '../auth/types.ts';
-import type { CheckoutRow } from '../../db/schema/checkout.ts';
+import type { CheckoutRow, SpaceHoldRow } from '../../db/schema/checkout.ts';
 import { OCCURRENCE_COLUMNS, catalogueVersion, courseStamp, type CatalogueStamp, type CheckoutCatalogue, type Q } from '../../db/queries/checkout.ts';
 import type { Occurrence } from '../../db/schema.ts';
 import { decodeRow } from '../../db/codec.ts';
@@ -33,7 +33,7 @@ import { currentHold, noteHold, releaseHold } from './holds.ts';
 import { newCheckoutId, documentToken } from './ids.ts';
 import { leavePayment, recordPaid } from './steps/payment.ts';
 import { providerNamed } from '../payments/registry.ts';
-import { isPaymentSuccessful, type PaymentEvent } from '../payments/types.ts';
+import { isPaymentSuccessful, type PaymentEvent, type ProviderPayment } from '../payments/types.ts';
 import { loggerFor } from '../log.ts';
 
 export type { CheckoutState };
@@ -94,6 +94,8 @@ interface StampedRow {
   row: CheckoutRow;
   stamp?: CatalogueStamp;
   occurrence?: Occurrence | null;
+  /** The checkout's hold as read with the row (null: none). */
+  hold?: SpaceHoldRow | null;
 }
 
 const JOINED_OCCURRENCE = 'joined_occurrence_';
@@ -136,13 +138,14 @@ async function readCheckout(q: Q, deps: Deps, id: string, options: { lock?: bool
     else row[key] = value;
   }
   const checkout = row as unknown as CheckoutRow;
-  noteHold(q, checkout.id, holdId === null ? null : {
+  const hold: SpaceHoldRow | null = holdId === null ? null : {
     id: holdId, checkout_id: checkout.id, occurrence_id: occurrenceId, spaces: Number(spaces), voucher_id: voucherId, status: status!,
     expires_at: Number(expiresAt), created_at: Number(createdAt), updated_at: Number(updatedAt),
-  });
+  };
+  noteHold(q, checkout.id, hold);
   // The codec knows columns by name: the occurrence's JSON and boolean columns are decoded under their own.
   const occurrence = joined.id == null ? null : (decodeRow(joined, deps.dialect === 'sqlite') as unknown as Occurrence);
-  return { row: checkout, stamp: { educatorId: checkout.educator_id, version: Number(version ?? 0) }, occurrence };
+  return { row: checkout, stamp: { educatorId: checkout.educator_id, version: Number(version ?? 0) }, occurrence, hold };
 }
 
 async function lockRow(q: Q, deps: Deps, id: string): Promise<StampedRow | undefined> {
@@ -282,18 +285,26 @@ export async function getCheckout(deps: Deps, user: SessionUser | null, id: stri
   const read = await readCheckout(deps.db, deps, id);
   if (read && awaitsLogin(read.row, user)) return lockedState(await loadCtx(deps, deps.db, read, user));
   if (!read || !visibleTo(read.row, user)) fail(checkoutNotFoundProblem());
-  let ctx = await loadCtx(deps, deps.db, read, user);
+  // A learner who has logged in while the checkout stood on the login step moves on (under the lock); otherwise
+  // a GET changes nothing.
+  if (!user || read.row.current_step !== 'login' || read.row.status !== 'open') return readState(deps, user, read);
+  const ctx = await loadCtx(deps, deps.db, read, user);
   if (!(await canAccessCourse(deps.db, ctx.cat, user))) fail(problems.unauthorisedCheckout('You do not have access to this course.'));
-  if (ctx.user && ctx.row.current_step === 'login' && ctx.row.status === 'open') {
-    const settled = await deps.db.transaction().execute(async (tx) => {
-      const locked = await lockRow(tx, deps, id);
-      if (!locked) fail(checkoutNotFoundProblem());
-      const inner = await loadCtx(deps, tx, locked, user);
-      if (await settleLogin(inner)) await saveRow(inner);
-      return inner;
-    });
-    ctx = withHandle(settled, deps.db);
-  }
+  const settled = await deps.db.transaction().execute(async (tx) => {
+    const locked = await lockRow(tx, deps, id);
+    if (!locked) fail(checkoutNotFoundProblem());
+    const inner = await loadCtx(deps, tx, locked, user);
+    if (await settleLogin(inner)) await saveRow(inner);
+    return inner;
+  });
+  return toState(withHandle(settled, deps.db));
+}
+
+/** The state of a checkout as read, with no transaction (nothing to change). */
+async function readState(deps: Deps, user: SessionUser | null, read: StampedRow): Promise<CheckoutState> {
+  const ctx = await loadCtx(deps, deps.db, read, user);
+  if (!(await canAccessCourse(deps.db, ctx.cat, user))) fail(problems.unauthorisedCheckout('You do not have access to this course.'));
+  ctx.hold = read.hold ?? null;
   return toState(ctx);
 }
 
@@ -332,10 +343,12 @@ export async function submitResponse(deps: Deps, user: SessionUser | null, id: s
   let bound: BoundAction | null | undefined;
   let prepared: Prepared = {};
   if (actionPrepares(envelope.action)) {
-    const seen = await deps.db.selectFrom('checkouts').selectAll().where('id', '=', id).executeTakeFirst();
-    if (!seen || !visibleTo(seen, user)) fail(checkoutNotFoundProblem());
-    bound = chooseAction(seen, user, envelope);
-    if (bound && seen.status === 'open') prepared = await bound.prepare(deps, seen);
+    const seen = await readCheckout(deps.db, deps, id);
+    if (!seen || !visibleTo(seen.row, user)) fail(checkoutNotFoundProblem());
+    bound = chooseAction(seen.row, user, envelope);
+    // A completed checkout changes no more: confirming its payment again is answered from this read.
+    if (seen.row.status === 'completed' && bound?.repeatable) return readState(deps, user, seen);
+    if (bound && seen.row.status === 'open') prepared = await bound.prepare(deps, seen.row);
   }
   let ctx: Ctx;
   try {
@@ -433,13 +446,17 @@ async function goBack(ctx: Ctx): Promise<void> {
  * successful": whichever comes first records the outcome, the others find it complete. A successful payment that
  * no open checkout is waiting for any more is refunded.
  */
-export async function handlePaymentEvent(deps: Deps, event: PaymentEvent): Promise<'completed' | 'already-complete' | 'ignored' | 'refunded'> {
+export async function handlePaymentEvent(
+  deps: Deps, event: PaymentEvent, reported?: ProviderPayment,
+): Promise<'completed' | 'already-complete' | 'ignored' | 'refunded'> {
   if (event.type !== 'payment.succeeded') return 'ignored';
   const record = await deps.db.selectFrom('checkout_payments').selectAll()
     .where('provider', '=', event.provider).where('provider_payment_id', '=', event.paymentId).executeTakeFirst();
   if (!record) return 'ignored';
   const provider = providerNamed(deps, event.provider);
-  const payment = provider ? await provider.retrievePayment(event.paymentId) : null;
+  // An event says only which payment; its state is asked of the provider, unless this process's own provider
+  // has just reported it (`reported`, the test provider's confirmation).
+  const payment = !provider ? null : reported?.id === event.paymentId ? reported : await provider.retrievePayment(event.paymentId);
   if (!provider || !payment || !isPaymentSuccessful(payment.status)) return 'ignored';
   let result: 'completed' | 'already-complete' | 'refund' = 'refund';
   let ctx: Ctx | null = null;

@@ -7,8 +7,9 @@
 import type { Deps } from '../app.ts';
 import type { BookingRow, CheckoutRow, OrderRow } from '../../db/schema/checkout.ts';
 import type { CheckoutCatalogue } from '../../db/queries/checkout.ts';
+import type { Occurrence } from '../../db/schema.ts';
 import { loadBookingView, loadOrderView } from '../../db/queries/bookings.ts';
-import { queueMail, type MailMessage } from '../mail/index.ts';
+import { queueMails, type MailMessage } from '../mail/index.ts';
 import type { Db } from '../../db/client.ts';
 import { confirmationTitle } from '../../src/domain/checkout/outcomes.ts';
 import type { Flow } from '../../src/domain/checkout/flows.ts';
@@ -27,7 +28,7 @@ function outcomeKind(row: CheckoutRow): { kind: 'booking' | 'order' | 'request' 
  * order's row as that transaction inserted it, so its view is made from what the transaction holds.
  */
 export async function notifyOutcome(
-  deps: Deps, q: Db, row: CheckoutRow, cat: CheckoutCatalogue, now: number, recorded?: BookingRow | OrderRow,
+  deps: Deps, q: Db, row: CheckoutRow, cat: CheckoutCatalogue, now: number, recorded?: BookingRow | OrderRow, occurrence?: Occurrence | null,
 ): Promise<void> {
   const outcome = outcomeKind(row);
   if (!outcome) return;
@@ -38,6 +39,7 @@ export async function notifyOutcome(
       educator: cat.educator, course: cat.course,
       // The provider the checkout created its payment with (the one that took it); read when the outcome has another.
       provider: recorded.payment_id === null ? null : recorded.payment_id === row.payment_id && row.payment_provider ? row.payment_provider : undefined,
+      occurrence: occurrence ?? undefined,
     } : undefined;
     const view = outcome.kind === 'booking'
       ? await loadBookingView(q, outcome.id, known && { ...known, row: recorded as BookingRow })
@@ -57,5 +59,5 @@ export async function notifyOutcome(
       educatorEmail: cat.educator.email, learnerName, learnerEmail, config: deps.config,
     }));
   }
-  for (const message of messages) await queueMail(q, message, { now });
+  await queueMails(q, messages, { now });
 }

@@ -216,7 +216,7 @@ export async function complete(ctx: Ctx, pay: CompletionPayment): Promise<void> 
   ctx.row.completed_at = ctx.now;
   ctx.row.current_step = 'confirmation';
   // The e-mails commit with the outcome (api/mail sends them later).
-  await notifyOutcome(ctx.deps, ctx.q, { ...ctx.row }, ctx.cat, ctx.now, outcome.row);
+  await notifyOutcome(ctx.deps, ctx.q, { ...ctx.row }, ctx.cat, ctx.now, outcome.row, ctx.occ?.occurrence);
 }
 
 /**

@@ -89,14 +89,16 @@ export class TestPaymentProvider implements PaymentProvider {
   }
 
   /**
-   * What the card element does in the browser: confirm with a card number. Each transition is a
-   * conditional update, so two confirmations of one payment cannot both succeed.
-   * `redirectBase` is our own origin (the authorisation page lives there); `returnUrl` is where the
-   * authorisation page sends the browser afterwards.
+   * What the card element does in the browser: confirm with a card number and the payment's client secret (null,
+   * as for no such payment, when it is not this payment's). Each transition is a conditional update, so two
+   * confirmations of one payment cannot both succeed. `redirectBase` is our own origin (the authorisation page lives
+   * there); `returnUrl` gives, from the payment's metadata, where the authorisation page sends the browser afterwards.
    */
-  async confirm(id: string, input: { cardNumber: string; returnUrl?: string | null; redirectBase: string }): Promise<ConfirmResult | null> {
+  async confirm(id: string, input: {
+    cardNumber: string; clientSecret: string; returnUrl: (metadata: Record<string, string>) => string | null; redirectBase: string;
+  }): Promise<ConfirmResult | null> {
     const row = await this.db.selectFrom('test_payments').selectAll().where('id', '=', id).executeTakeFirst();
-    if (!row) return null;
+    if (!row || row.client_secret !== input.clientSecret) return null;
     const card = input.cardNumber.replace(/[\s-]/g, '');
     const now = this.options.now();
     const confirmable = ['requires_payment_method', 'requires_confirmation'];
@@ -116,23 +118,24 @@ export class TestPaymentProvider implements PaymentProvider {
       status = 'requires_payment_method';
       error = { type: 'validation_error', code: 'invalid_number', message: 'Your card number is invalid.' };
     }
-    const result = await this.db
+    const updated = await this.db
       .updateTable('test_payments')
       .set({
         status,
         payment_error: error ? { ...error } : null,
         card_last4: card.slice(-4) || null,
-        return_url: input.returnUrl ?? row.return_url,
+        return_url: input.returnUrl((row.metadata ?? {}) as Record<string, string>) ?? row.return_url,
         updated_at: now,
       })
       .where('id', '=', id)
       .where('status', 'in', confirmable)
+      .returningAll()
       .executeTakeFirst();
-    const updated = await this.db.selectFrom('test_payments').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    if (Number(result.numUpdatedRows) === 0) {
+    if (!updated) {
       // Someone else confirmed it meanwhile: report its state.
-      return isOk(updated.status) ? { ok: true, payment: toPayment(updated, input.redirectBase) } : {
-        ok: false, payment: toPayment(updated, input.redirectBase), error: { type: 'api_error', message: 'Payment is being processed.' },
+      const current = await this.db.selectFrom('test_payments').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      return isOk(current.status) ? { ok: true, payment: toPayment(current, input.redirectBase) } : {
+        ok: false, payment: toPayment(current, input.redirectBase), error: { type: 'api_error', message: 'Payment is being processed.' },
       };
     }
     if (error) return { ok: false, payment: toPayment(updated, input.redirectBase), error };
@@ -167,7 +170,7 @@ export function testAuthorizeUrl(id: string, redirectBase = ''): string {
   return `${redirectBase.replace(/\/$/, '')}/api/test-payments/${encodeURIComponent(id)}/authorize`;
 }
 
-function toPayment(row: Pick<TestPaymentRow, 'id' | 'client_secret' | 'status' | 'amount' | 'currency' | 'metadata' | 'payment_error'>, redirectBase = ''): ProviderPayment {
+export function toPayment(row: Pick<TestPaymentRow, 'id' | 'client_secret' | 'status' | 'amount' | 'currency' | 'metadata' | 'payment_error'>, redirectBase = ''): ProviderPayment {
   return {
     id: row.id,
     clientSecret: row.client_secret,

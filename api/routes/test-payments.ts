@@ -14,7 +14,7 @@ import type { AppEnv } from '../app.ts';
 import { parseJson } from '../http/parse.ts';
 import { ProblemError, problems } from '../../src/domain/problems.ts';
 import { providerNamed } from '../payments/registry.ts';
-import { TEST_CARD_PROVIDER, TestPaymentProvider } from '../payments/test-provider.ts';
+import { TEST_CARD_PROVIDER, TestPaymentProvider, toPayment } from '../payments/test-provider.ts';
 import type { ProviderPayment } from '../payments/types.ts';
 import { handlePaymentEvent } from '../checkout/engine.ts';
 import { baseHostname } from '../config.ts';
@@ -54,10 +54,13 @@ function safeReturnUrl(c: Context<AppEnv>, url: string | null | undefined): stri
   return null;
 }
 
-/** Like a provider webhook: tell the checkout the payment succeeded. A failure here is not the payment's: the browser's return completes it. */
-async function announce(c: Context<AppEnv>, id: string): Promise<void> {
+/**
+ * Like a provider webhook: tell the checkout the payment succeeded, with the payment as this process's provider has
+ * just recorded it. A failure here is not the payment's: the browser's return completes it.
+ */
+async function announce(c: Context<AppEnv>, payment: ProviderPayment): Promise<void> {
   try {
-    await handlePaymentEvent(c.var.deps, { provider: TEST_CARD_PROVIDER, eventId: `evt_${id}_succeeded`, type: 'payment.succeeded', paymentId: id });
+    await handlePaymentEvent(c.var.deps, { provider: TEST_CARD_PROVIDER, eventId: `evt_${payment.id}_succeeded`, type: 'payment.succeeded', paymentId: payment.id }, payment);
   } catch (error) {
     loggerFor(c.var.deps.config).error('test payment event failed', { requestId: c.var.requestId, error });
   }
@@ -88,16 +91,17 @@ export function testPaymentsRoutes() {
     const body = await parseJson(c, confirmBody);
     const provider = testProvider(c.var.deps);
     const id = c.req.param('id');
-    const existing = await provider.retrievePayment(id);
     // The client secret is what lets a browser confirm this payment (as with a card provider).
-    if (!existing || existing.clientSecret !== body.client_secret) throw new ProblemError(problems.notFound('No such payment'));
-    const checkoutId = existing.metadata.checkoutId;
-    const returnUrl = safeReturnUrl(c, body.return_url) ?? (checkoutId ? `/checkout?checkoutId=${encodeURIComponent(checkoutId)}` : '/');
-    const result = await provider.confirm(id, { cardNumber: body.card_number, returnUrl, redirectBase: origin(c) });
+    const result = await provider.confirm(id, {
+      cardNumber: body.card_number,
+      clientSecret: body.client_secret,
+      returnUrl: ({ checkoutId }) => safeReturnUrl(c, body.return_url) ?? (checkoutId ? `/checkout?checkoutId=${encodeURIComponent(checkoutId)}` : '/'),
+      redirectBase: origin(c),
+    });
     if (!result) throw new ProblemError(problems.notFound('No such payment'));
     if (!result.ok) throw new ProblemError(problems.cardProvider(result.error));
     if (result.payment.status === 'succeeded') {
-      await announce(c, id);
+      await announce(c, result.payment);
     }
     return c.json(view(result.payment));
   });
@@ -108,7 +112,7 @@ export function testPaymentsRoutes() {
     const row = await provider.authorize(id, c.req.query('result') !== 'fail');
     if (!row) throw new ProblemError(problems.notFound('No such payment'));
     if (row.status === 'succeeded') {
-      await announce(c, id);
+      await announce(c, toPayment(row));
     }
     const target = row.return_url ?? '/';
     const url = new URL(target, origin(c));

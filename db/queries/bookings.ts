@@ -4,7 +4,7 @@
  * provider that took its payment.
  */
 import type { Db } from '../client.ts';
-import type { AddressParts, Course, Educator, VatSettings } from '../schema.ts';
+import type { AddressParts, Course, Educator, Occurrence, VatSettings } from '../schema.ts';
 import type { BookingRow, OrderRow } from '../schema/checkout.ts';
 import type { BookingCancellationRow, InvoiceDocumentRow } from '../schema/documents.ts';
 
@@ -165,6 +165,8 @@ export interface NewOutcome<R> {
   course: CourseParts;
   /** The provider of its payment (null: not paid through one); undefined: to be read. */
   provider?: string | null;
+  /** Its occurrence as the recording transaction read it (the e-mails use its place and time zone); undefined: to be read. */
+  occurrence?: Pick<Occurrence, 'id' | 'delivery' | 'address' | 'timezone' | 'spaces' | 'available_spaces'> | null;
 }
 
 /** The educator and course of an outcome: from what its recording transaction holds, else read. */
@@ -193,9 +195,9 @@ export async function loadBookingView(q: Q, bookingId: string, recorded?: NewOut
   if (!b) return null;
   const [parts, occurrence, document, cancellation, provider] = await Promise.all([
     partsOf(q, b, recorded),
-    b.occurrence_id
-      ? q.selectFrom('occurrences').select(['id', 'delivery', 'address', 'timezone', 'spaces', 'available_spaces']).where('id', '=', b.occurrence_id).executeTakeFirst()
-      : Promise.resolve(undefined),
+    !b.occurrence_id ? undefined
+      : recorded?.occurrence?.id === b.occurrence_id ? recorded.occurrence
+        : q.selectFrom('occurrences').select(['id', 'delivery', 'address', 'timezone', 'spaces', 'available_spaces']).where('id', '=', b.occurrence_id).executeTakeFirst(),
     recorded ? undefined : q.selectFrom('invoice_documents').selectAll().where('outcome_kind', '=', 'booking').where('outcome_id', '=', b.id).executeTakeFirst(),
     recorded ? undefined : q.selectFrom('booking_cancellations').selectAll().where('booking_id', '=', b.id).executeTakeFirst(),
     recorded?.provider !== undefined ? recorded.provider : paymentProviderOf(q, b.checkout_id, b.payment_id),

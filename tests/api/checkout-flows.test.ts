@@ -119,6 +119,10 @@ describe('booking flow', () => {
     expect(res.body.detail).toBe('Your card was declined.');
 
     const state = (await api.get(`/checkout/${id}`)).body;
+    // Only the browser holding the client secret confirms the payment.
+    const stranger = await payWithCard(server, { stepState: { payment: { state: { ...state.stepState.payment.state, clientSecret: 'tpi_other_secret_x' } } } }, CARDS.success);
+    expect(stranger.status).toBe(404);
+    expect((await api.submit(id, 'payment was successful', {})).body.detail).toBe('Your card was declined.');
     const paid = await payWithCard(server, state, CARDS.success);
     expect(paid.status).toBe(200);
     expect(paid.body.status).toBe('succeeded');

@@ -54,10 +54,10 @@ describe('the reconciler, with the test provider', () => {
   beforeEach(() => server.setNow(now));
 
   /** The provider confirms the card, as if the process died before it could tell the checkout. */
-  async function providerConfirms(paymentId: string): Promise<void> {
+  async function providerConfirms(paymentId: string, clientSecret: string): Promise<void> {
     const provider = providerNamed(depsOf(server, () => now), TEST_CARD_PROVIDER);
     if (!(provider instanceof TestPaymentProvider)) throw new Error('the test provider is not active');
-    const result = await provider.confirm(paymentId, { cardNumber: CARDS.success, redirectBase: server.url });
+    const result = await provider.confirm(paymentId, { cardNumber: CARDS.success, clientSecret, returnUrl: () => null, redirectBase: server.url });
     expect(result?.ok).toBe(true);
   }
 
@@ -65,7 +65,7 @@ describe('the reconciler, with the test provider', () => {
     const occ = await newOccurrence(server, 'occ_reconcile_1', now + 30 * DAY);
     const { api, id, state } = await toCardPayment(server, occ);
     const paymentId = state.stepState.payment.state.paymentId as string;
-    await providerConfirms(paymentId);
+    await providerConfirms(paymentId, state.stepState.payment.state.clientSecret as string);
     expect((await api.get(`/checkout/${id}`)).body.status).toBe('open');
 
     // Inside the grace period the browser and the webhook are left to it.
@@ -89,7 +89,7 @@ describe('the reconciler, with the test provider', () => {
     const occ = await newOccurrence(server, 'occ_reconcile_2', now + 31 * DAY);
     const { api, id, state } = await toCardPayment(server, occ);
     const paymentId = state.stepState.payment.state.paymentId as string;
-    await providerConfirms(paymentId);
+    await providerConfirms(paymentId, state.stepState.payment.state.clientSecret as string);
     // The learner abandons before the success reached us: the spaces go back, the money must too.
     expect((await api.post(`/checkout/${id}/abandon`)).body.status).toBe('abandoned');
     const later = () => now + 600;
