@@ -200,20 +200,20 @@ export interface ResolvedPaymentOptions extends PaymentOptions {
   invoice_due_days: number;
 }
 
-/** Spec 7: the course's own options, else the educator's, else card only. */
+/** Spec 7: the course's own options, else the educator's, else card only. One statement: each set with its methods. */
 export async function loadPaymentOptions(q: Q, educatorId: string, courseId: string | null): Promise<ResolvedPaymentOptions> {
   const rows = await q
-    .selectFrom('payment_options')
-    .selectAll()
-    .where('educator_id', '=', educatorId)
-    .where((eb) => (courseId ? eb.or([eb('course_id', '=', courseId), eb('course_id', 'is', null)]) : eb('course_id', 'is', null)))
+    .selectFrom('payment_options as po')
+    .leftJoin('payment_option_methods as m', 'm.payment_options_id', 'po.id')
+    .select(['po.id', 'po.course_id', 'po.invoice_due_days', 'm.method', 'm.enabled', 'm.label', 'm.message'])
+    .where('po.educator_id', '=', educatorId)
+    .where((eb) => (courseId ? eb.or([eb('po.course_id', '=', courseId), eb('po.course_id', 'is', null)]) : eb('po.course_id', 'is', null)))
     .execute();
   const row = rows.find((r) => courseId && r.course_id === courseId) ?? rows.find((r) => r.course_id === null);
   if (!row) return { ...structuredClone(DEFAULT_PAYMENT_OPTIONS), invoice_due_days: 14 } as ResolvedPaymentOptions;
   // One row per method; a method without a row is not offered, and a row for a method this build does not
   // know (PAYMENT_METHODS, which the provider registry serves) is ignored.
-  const methods = await q.selectFrom('payment_option_methods').select(['method', 'enabled', 'label', 'message'])
-    .where('payment_options_id', '=', row.id).execute();
+  const methods = rows.filter((r) => r.id === row.id && r.method !== null);
   const options: ResolvedPaymentOptions = { invoice_due_days: Number(row.invoice_due_days ?? 14) };
   for (const method of PAYMENT_METHODS) {
     const m = methods.find((r) => r.method === method);
