@@ -15,8 +15,9 @@
 import type { Db } from '../../db/client.ts';
 import type { Occurrence } from '../../db/schema.ts';
 import {
-  catalogueVersion, courseStamp, loadCourseCatalogue, loadEducatorCatalogue, loadOccurrenceOffers, loadOccurrenceRow, occurrenceOfCatalogue, withOccurrenceOffers,
-  type CatalogueStamp, type CheckoutCatalogue, type CourseCatalogue, type OccurrenceCatalogue, type OccurrenceOffers, type Q,
+  catalogueVersion, courseStamp, loadCourseCatalogue, loadEducatorCatalogue, loadOccurrenceOffers, loadOccurrenceRow, loadOwnedForm,
+  loadPaymentOptions, occurrenceOfCatalogue, withOccurrenceOffers, type CatalogueStamp, type CheckoutCatalogue, type CourseCatalogue,
+  type LoadedForm, type OccurrenceCatalogue, type OccurrenceOffers, type Q, type ResolvedPaymentOptions,
 } from '../../db/queries/checkout.ts';
 
 /** Entries kept per database handle, least recently used dropped first (a course catalogue is a few KB). */
@@ -40,7 +41,7 @@ export class CatalogueCache {
 
   /** The catalogue of a flow that sells from the educator (null: no such educator). */
   educator(q: Q, educatorId: string, known?: CatalogueStamp): Promise<CheckoutCatalogue | null> {
-    return this.through(q, `educator:${educatorId}`, known, async () => ({ educatorId, version: await catalogueVersion(q, educatorId) }),
+    return this.through(q, `educator:${educatorId}`, known, () => this.stampOf(q, educatorId),
       () => loadEducatorCatalogue(q, educatorId), (v) => v.educator.id);
   }
 
@@ -54,8 +55,31 @@ export class CatalogueCache {
     const educatorId = catalogue.educator.id;
     const stamp = known?.educatorId === educatorId ? known : undefined;
     const own = await this.through<OccurrenceOffers>(q, `occurrence:${occurrenceId}`, stamp,
-      async () => ({ educatorId, version: await catalogueVersion(q, educatorId) }), () => loadOccurrenceOffers(q, occurrenceId), () => educatorId);
+      () => this.stampOf(q, educatorId), () => loadOccurrenceOffers(q, occurrenceId), () => educatorId);
     return withOccurrenceOffers(occurrence, own ?? { offers: [], addOns: [] }, catalogue);
+  }
+
+  /**
+   * A form as a checkout of `educatorId` uses it (null: no such form). Kept when it is the educator's own or a
+   * system form (migration 0120); another educator's form is read every time.
+   */
+  async form(q: Q, formId: string | null | undefined, educatorId: string, known?: CatalogueStamp): Promise<LoadedForm | null> {
+    const stamp = known?.educatorId === educatorId ? known : undefined;
+    const owned = await this.through(q, `form:${educatorId}:${formId ?? ''}`, stamp, () => this.stampOf(q, educatorId),
+      () => loadOwnedForm(q, formId), (v) => v.educatorId ?? educatorId);
+    return owned?.form ?? null;
+  }
+
+  /** The payment options a checkout of the educator's course (or of the educator, `courseId` null) offers. */
+  async paymentOptions(q: Q, educatorId: string, courseId: string | null, known?: CatalogueStamp): Promise<ResolvedPaymentOptions> {
+    const stamp = known?.educatorId === educatorId ? known : undefined;
+    const options = await this.through(q, `payment-options:${educatorId}:${courseId ?? ''}`, stamp, () => this.stampOf(q, educatorId),
+      () => loadPaymentOptions(q, educatorId, courseId), () => educatorId);
+    return options!;
+  }
+
+  private async stampOf(q: Q, educatorId: string): Promise<CatalogueStamp> {
+    return { educatorId, version: await catalogueVersion(q, educatorId) };
   }
 
   /** Forgets everything (tests that write the catalogue behind the triggers' back, e.g. with them dropped). */

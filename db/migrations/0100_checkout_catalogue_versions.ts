@@ -34,7 +34,7 @@ function bump(educator: string, row: 'new' | 'old'): string {
 }
 
 /** On SQLite on the writing connection: a 'drop trigger if exists' counts as read-only there. */
-async function inTransaction(db: AnyDb, work: (db: AnyDb) => Promise<void>): Promise<void> {
+export async function inTransaction(db: AnyDb, work: (db: AnyDb) => Promise<void>): Promise<void> {
   if (db.isTransaction) await work(db);
   else await db.transaction().execute(work);
 }
@@ -46,20 +46,21 @@ export function up(db: AnyDb): Promise<void> {
       .addColumn('educator_id', 'text', (c) => c.primaryKey())
       .addColumn('version', 'bigint', (c) => c.notNull())
       .execute();
-    await createTriggers(tx);
+    await createVersionTriggers(tx, CATALOGUE_VERSION_SOURCES);
   });
 }
 
 export function down(db: AnyDb): Promise<void> {
   return inTransaction(db, async (tx) => {
-    await dropTriggers(tx);
+    await dropVersionTriggers(tx, CATALOGUE_VERSION_SOURCES);
     await tx.schema.dropTable('catalogue_versions').ifExists().execute();
   });
 }
 
-async function createTriggers(db: AnyDb): Promise<void> {
+/** The triggers that raise the version on every write to `sources` (later migrations add tables with it). */
+export async function createVersionTriggers(db: AnyDb, sources: typeof CATALOGUE_VERSION_SOURCES): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
-  for (const { table, educator } of CATALOGUE_VERSION_SOURCES) {
+  for (const { table, educator } of sources) {
     if (postgres) {
       await sql.raw(`create or replace function catalogue_version_${table}() returns trigger language plpgsql as $$
         begin
@@ -77,9 +78,9 @@ async function createTriggers(db: AnyDb): Promise<void> {
   }
 }
 
-async function dropTriggers(db: AnyDb): Promise<void> {
+export async function dropVersionTriggers(db: AnyDb, sources: typeof CATALOGUE_VERSION_SOURCES): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
-  for (const { table } of CATALOGUE_VERSION_SOURCES) {
+  for (const { table } of sources) {
     if (postgres) {
       await sql.raw(`drop trigger if exists catalogue_version_${table} on ${table}`).execute(db);
       await sql.raw(`drop function if exists catalogue_version_${table}()`).execute(db);

@@ -22,6 +22,7 @@ import * as m0041 from './0041_search_cards.ts';
 import * as m0042 from './0042_search_walk_indexes.ts';
 import * as m0100 from './0100_checkout_catalogue_versions.ts';
 import * as m0110 from './0110_search_facets.ts';
+import * as m0120 from './0120_catalogue_versions_forms_payment_options.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_catalogue': m0001,
@@ -46,6 +47,7 @@ export const migrations: Record<string, Migration> = {
   '0042_search_walk_indexes': m0042,
   '0100_checkout_catalogue_versions': m0100,
   '0110_search_facets': m0110,
+  '0120_catalogue_versions_forms_payment_options': m0120,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -143,13 +143,20 @@ export async function courseStamp(q: Q, courseId: string): Promise<CatalogueStam
   return row ? { educatorId: row.educator_id, version: Number(row.version ?? 0) } : null;
 }
 
+export type LoadedForm = FormDefinition & { _id: string; name: string };
+
 /** Spec 3 "Form" in the API's shape; the three system fields are always present (first, in order). */
-export async function loadForm(q: Q, formId: string | null | undefined): Promise<(FormDefinition & { _id: string; name: string }) | null> {
+export async function loadForm(q: Q, formId: string | null | undefined): Promise<LoadedForm | null> {
+  return (await loadOwnedForm(q, formId))?.form ?? null;
+}
+
+/** A form and the educator it belongs to (null: a system form). */
+export async function loadOwnedForm(q: Q, formId: string | null | undefined): Promise<{ form: LoadedForm; educatorId: string | null } | null> {
   const id = formId || DEFAULT_FORM_REF;
   const form = await q.selectFrom('forms').selectAll().where('id', '=', id).executeTakeFirst();
   if (!form) {
     if (id !== DEFAULT_FORM_REF) return null;
-    return { _id: id, name: 'Default form', ...defaultForm() };
+    return { form: { _id: id, name: 'Default form', ...defaultForm() }, educatorId: null };
   }
   const [fields, validations] = await Promise.all([
     q.selectFrom('form_fields').selectAll().where('form_id', '=', id).orderBy('position').orderBy('id').execute(),
@@ -174,7 +181,7 @@ export async function loadForm(q: Q, formId: string | null | undefined): Promise
     ...mapped.filter((f) => !(SYSTEM_FIELD_IDS as string[]).includes(f._id)),
   ];
   const mappedValidations: FormValidation[] = validations.map((v) => ({ field_ref: v.field_ref, condition: v.condition, value: decodeValidationValue(v.value_json) }));
-  return { _id: form.id, name: form.name, fields: ordered, validations: mappedValidations };
+  return { form: { _id: form.id, name: form.name, fields: ordered, validations: mappedValidations }, educatorId: form.educator_id };
 }
 
 /**

@@ -72,6 +72,57 @@ describe('the checkout catalogue cache', () => {
     await tdb.db.updateTable('courses').set({ published: true }).where('id', '=', IDS.classCourse).execute();
   });
 
+  it('sees every kind of write to the educator\u2019s forms and payment options, and keeps no other educator\u2019s form', async () => {
+    const cache = new CatalogueCache();
+    const form = () => cache.form(tdb.db, IDS.form, IDS.educator);
+    const options = () => cache.paymentOptions(tdb.db, IDS.educator, IDS.classCourse);
+    const writes: Array<[string, () => Promise<unknown>, () => Promise<unknown>, unknown]> = [
+      ['a form field added', () => tdb.db.insertInto('form_fields').values({
+        form_id: IDS.form, id: 'allergies', position: 6, label: 'Allergies', description: null, data_type: 'text', items: null,
+        educator_ref: IDS.educator, created_at: now, updated_at: now,
+      }).execute(), async () => (await form())?.fields.map((f) => f._id).includes('allergies'), true],
+      ['a field relabelled', () => tdb.db.updateTable('form_fields').set({ label: 'Any allergies?' }).where('form_id', '=', IDS.form).where('id', '=', 'allergies').execute(),
+        async () => (await form())?.fields.find((f) => f._id === 'allergies')?.label, 'Any allergies?'],
+      ['a validation added', () => tdb.db.insertInto('form_validations').values({ form_id: IDS.form, field_ref: 'allergies', condition: 'required', value_json: JSON.stringify(true) }).execute(),
+        async () => (await form())?.validations?.map((v) => v.field_ref).sort(), ['allergies', 'phone']],
+      ['a validation removed', () => tdb.db.deleteFrom('form_validations').where('form_id', '=', IDS.form).where('field_ref', '=', 'allergies').execute(),
+        async () => (await form())?.validations?.map((v) => v.field_ref), ['phone']],
+      ['the form renamed', () => tdb.db.updateTable('forms').set({ name: 'Booking details' }).where('id', '=', IDS.form).execute(),
+        async () => (await form())?.name, 'Booking details'],
+      ['a payment method switched off', () => tdb.db.updateTable('payment_option_methods').set({ enabled: false }).where('payment_options_id', '=', 'pay_clay').where('method', '=', 'klarna').execute(),
+        async () => (await options()).klarna?.enabled, false],
+      ['the in-person instructions changed', () => tdb.db.updateTable('payment_option_methods').set({ message: 'Pay by card at the desk.' }).where('payment_options_id', '=', 'pay_clay').where('method', '=', 'manual').execute(),
+        async () => (await options()).manual?.message, 'Pay by card at the desk.'],
+      ['the course\u2019s own options (card only)', async () => {
+        await tdb.db.insertInto('payment_options').values({ id: 'pay_class', educator_id: IDS.educator, course_id: IDS.classCourse, invoice_due_days: 7 }).execute();
+        await tdb.db.insertInto('payment_option_methods').values({ payment_options_id: 'pay_class', method: 'card', enabled: true, label: null, message: null }).execute();
+      }, async () => { const o = await options(); return [o.invoice_due_days, o.card?.enabled, o.invoice?.enabled]; }, [7, true, false]],
+      ['the course\u2019s own options removed', async () => {
+        await tdb.db.deleteFrom('payment_option_methods').where('payment_options_id', '=', 'pay_class').execute();
+        await tdb.db.deleteFrom('payment_options').where('id', '=', 'pay_class').execute();
+      }, async () => { const o = await options(); return [o.invoice_due_days, o.invoice?.enabled]; }, [14, true]],
+    ];
+    await form();
+    await options();
+    for (const [what, write, view, expected] of writes) {
+      const before = await catalogueVersion(tdb.db, IDS.educator);
+      await write();
+      expect(await catalogueVersion(tdb.db, IDS.educator), what).toBeGreaterThan(before);
+      expect(await view(), what).toEqual(expected);
+    }
+    // Kept while nothing is written.
+    expect(await form()).toBe(await form());
+    expect(await options()).toBe(await options());
+    await tdb.db.updateTable('payment_option_methods').set({ enabled: true, message: 'Bring cash on the day.' }).where('payment_options_id', '=', 'pay_clay').execute();
+
+    // A form of another educator (not the checkout's) is read every time: its writes do not move this educator's version.
+    await tdb.db.insertInto('educators').values({ ...(await tdb.db.selectFrom('educators').selectAll().where('id', '=', IDS.educator).executeTakeFirstOrThrow()), id: 'edu_form_owner', slug: 'form-owner' }).execute();
+    await tdb.db.insertInto('forms').values({ id: 'form_other', educator_id: 'edu_form_owner', name: 'Theirs' }).execute();
+    expect((await cache.form(tdb.db, 'form_other', IDS.educator))?.name).toBe('Theirs');
+    await tdb.db.updateTable('forms').set({ name: 'Theirs, renamed' }).where('id', '=', 'form_other').execute();
+    expect((await cache.form(tdb.db, 'form_other', IDS.educator))?.name).toBe('Theirs, renamed');
+  });
+
   it('follows a course moved to another educator (both educators\u2019 versions move)', async () => {
     const cache = new CatalogueCache();
     expect((await cache.course(tdb.db, IDS.blendedCourse))?.educator.id).toBe(IDS.educator);

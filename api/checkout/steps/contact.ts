@@ -9,7 +9,7 @@ import {
   showMarketingConsent, termsPreAccepted, validateFormResponse, validateTerms, TERMS_MESSAGE, type FormResponse,
 } from '../../../src/domain/checkout/validation.ts';
 import { SYSTEM_EMAIL_LOCKED_DESCRIPTION } from '../../../src/domain/checkout/constants.ts';
-import { loadForm } from '../../../db/queries/checkout.ts';
+import { catalogueCache } from '../catalogue-cache.ts';
 import { ACTION_PAYLOADS } from '../actions.ts';
 import { ADVANCE, action, defineStep, type StepDef } from '../definition.ts';
 import { entry, requestedSpaces, setEntry, type Ctx } from '../context.ts';
@@ -24,7 +24,9 @@ async function fillContactDetails(ctx: Ctx, payload: (typeof ACTION_PAYLOADS)[Co
   const properties: ProblemProperty[] = [];
 
   const formId = bookerFormRef(ctx.cat.course ?? {}, ctx.cat.educator);
-  const form = (await loadForm(ctx.q, formId)) ?? (await loadForm(ctx.q, DEFAULT_FORM_REF))!;
+  const forms = catalogueCache(ctx.deps.db);
+  const formOf = (id: string | null | undefined) => forms.form(ctx.q, id, educator.id, ctx.stamp);
+  const form = (await formOf(formId)) ?? (await formOf(DEFAULT_FORM_REF))!;
   const booker: FormResponse = { ...payload.bookerFormResponse };
   // The booker's e-mail is the account's and cannot be edited (spec 5).
   const given = typeof booker.system_email === 'string' ? booker.system_email.trim() : '';
@@ -43,7 +45,7 @@ async function fillContactDetails(ctx: Ctx, payload: (typeof ACTION_PAYLOADS)[Co
       properties.push({ key: 'payload.attendeeFormResponses', name: 'Attendees', message: `must hold the details of ${expected} ${expected === 1 ? 'attendee' : 'attendees'}` });
     }
     const guestRef = ctx.cat.course?.guest_form_ref;
-    const guestForm = guestRef ? (await loadForm(ctx.q, guestRef)) ?? form : form;
+    const guestForm = guestRef ? (await formOf(guestRef)) ?? form : form;
     responses.slice(0, expected).forEach((response, index) => {
       properties.push(...validateFormResponse(guestForm, response, attendeeResponsePath(index)));
       attendees.push(response);

@@ -10,7 +10,8 @@ import { validateInvoiceDetails } from '../../../src/domain/checkout/validation.
 import { cardRedirectOutcome } from '../../../src/domain/checkout/outcomes.ts';
 import { flowIsRecurring, isFlow } from '../../../src/domain/checkout/flows.ts';
 import { invoiceDueDate } from '../../../src/domain/checkout/messages.ts';
-import { loadPaymentOptions, type ResolvedPaymentOptions } from '../../../db/queries/checkout.ts';
+import type { ResolvedPaymentOptions } from '../../../db/queries/checkout.ts';
+import { catalogueCache } from '../catalogue-cache.ts';
 import { availableMethods, needsProvider, providerFor, providerNamed } from '../../payments/registry.ts';
 import { isPaymentSuccessful } from '../../payments/types.ts';
 import { ACTION_PAYLOADS } from '../actions.ts';
@@ -26,7 +27,7 @@ function fail(problem: Problem): never {
 
 /** The methods this checkout offers: the educator's, allowed in the flow (spec 4), with a provider here. */
 async function methodsFor(ctx: Ctx): Promise<{ visible: PaymentMethod[]; options: ResolvedPaymentOptions }> {
-  const options = await loadPaymentOptions(ctx.q, ctx.cat.educator.id, ctx.cat.course?.id ?? null);
+  const options = await catalogueCache(ctx.deps.db).paymentOptions(ctx.q, ctx.cat.educator.id, ctx.cat.course?.id ?? null, ctx.stamp);
   const available = availableMethods(ctx.deps.config);
   return { visible: visiblePaymentMethods(ctx.flow, options).filter((m) => available.includes(m)), options };
 }
