@@ -288,8 +288,7 @@ export async function getCheckout(deps: Deps, user: SessionUser | null, id: stri
   // A learner who has logged in while the checkout stood on the login step moves on (under the lock); otherwise
   // a GET changes nothing.
   if (!user || read.row.current_step !== 'login' || read.row.status !== 'open') return readState(deps, user, read);
-  const ctx = await loadCtx(deps, deps.db, read, user);
-  if (!(await canAccessCourse(deps.db, ctx.cat, user))) fail(problems.unauthorisedCheckout('You do not have access to this course.'));
+  await accessibleCtx(deps, deps.db, read, user);
   const settled = await deps.db.transaction().execute(async (tx) => {
     const locked = await lockRow(tx, deps, id);
     if (!locked) fail(checkoutNotFoundProblem());
@@ -300,10 +299,16 @@ export async function getCheckout(deps: Deps, user: SessionUser | null, id: stri
   return toState(withHandle(settled, deps.db));
 }
 
+/** The working context of a checkout the learner may see, or the problem of a restricted course they may not. */
+async function accessibleCtx(deps: Deps, q: Q, read: StampedRow, user: SessionUser | null): Promise<Ctx> {
+  const ctx = await loadCtx(deps, q, read, user);
+  if (!(await canAccessCourse(q, ctx.cat, user))) fail(problems.unauthorisedCheckout('You do not have access to this course.'));
+  return ctx;
+}
+
 /** The state of a checkout as read, with no transaction (nothing to change). */
 async function readState(deps: Deps, user: SessionUser | null, read: StampedRow): Promise<CheckoutState> {
-  const ctx = await loadCtx(deps, deps.db, read, user);
-  if (!(await canAccessCourse(deps.db, ctx.cat, user))) fail(problems.unauthorisedCheckout('You do not have access to this course.'));
+  const ctx = await accessibleCtx(deps, deps.db, read, user);
   ctx.hold = read.hold ?? null;
   return toState(ctx);
 }
@@ -357,8 +362,7 @@ export async function submitResponse(deps: Deps, user: SessionUser | null, id: s
       if (!locked || !visibleTo(locked.row, user)) fail(checkoutNotFoundProblem());
       const { row } = locked;
       const action = bound !== undefined ? bound : chooseAction(row, user, envelope);
-      const inner = await loadCtx(deps, tx, locked, user);
-      if (!(await canAccessCourse(tx, inner.cat, user))) fail(problems.unauthorisedCheckout('You do not have access to this course.'));
+      const inner = await accessibleCtx(deps, tx, locked, user);
       if (row.status === 'completed') {
         // Confirming the same payment twice: the checkout is already complete, nothing more is recorded.
         if (action?.repeatable) {

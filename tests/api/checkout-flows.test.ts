@@ -66,9 +66,15 @@ describe('booking flow', () => {
     expect(res.body.steps).toEqual(['date', 'spaces', 'login', 'contactDetails', 'payment', 'confirmation']);
     expect(res.body.utms).toEqual({ utm_source: 'test' });
 
+    const opened = res.body.version as number;
+    expect(opened).toBe(1);
     res = await anonymous.submit(id, 'occurrence picked', { occurrence_id: IDS.classOcc });
     expect(res.status).toBe(200);
     expect(res.body.currentStep).toBe('spaces');
+    // Every saved change moves the version the answers carry (the page keeps the later of two answers); a GET
+    // changes nothing and answers the same version.
+    expect(res.body.version).toBeGreaterThan(opened);
+    expect((await anonymous.get(`/checkout/${id}`)).body.version).toBe(res.body.version);
     expect(res.body.stepState.date).toMatchObject({ status: 'complete', state: { selectedDate: { _id: IDS.classOcc } } });
     expect(res.body.defaults.price.offers).toEqual([{ offerId: OFFERS.standard, quantity: 1 }]);
 

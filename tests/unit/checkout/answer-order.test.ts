@@ -28,7 +28,12 @@ describe('the checkout store', () => {
 
   const state = (currentStep: string, version: number) => ({ _id: 'chk_1', currentStep, version, status: 'open', costSummary: null }) as unknown as CheckoutState;
 
-  /** A fetch whose GET answers only when released, while POSTs answer at once. */
+  /**
+   * A fetch whose GET answers only when released, while POSTs answer at once. The store's only I/O is fetch, and a
+   * real server cannot be made to answer two requests in a chosen order, so this test holds the answers itself:
+   * what it checks is the store's choice between two answers. The server's side (the version every answer
+   * carries) is the API tests', and the whole page the browser tests'.
+   */
   function slowGet(getAnswer: CheckoutState, postAnswer: CheckoutState) {
     let release!: () => void;
     const released = new Promise<void>((ok) => (release = ok));
