@@ -186,13 +186,15 @@ describe('failed mail is listed and re-sent', () => {
 
     // The CLI, against the same database (its own connection, as an operator would run it).
     const env = { DATABASE_URL: databaseUrlOf(testDb), OUTBOX_DIR: outbox };
+    // The CLI runs the migrator first, which must not meet another test file's schema change (TestDb.changeSchema).
+    const cli = (args: string[], out: (line: string) => void) => testDb.changeSchema(() => mailCli(args, env, out));
     const lines: string[] = [];
-    expect(await mailCli(['list-failed'], env, (l) => lines.push(l))).toBe(0);
+    expect(await cli(['list-failed'], (l) => lines.push(l))).toBe(0);
     expect(lines.some((l) => l.startsWith(`${id}\tdead\tattempts=1\tagain@example.com`))).toBe(true);
-    expect(await mailCli(['resend', 'msg_unknown'], env, () => {})).toBe(1);
-    expect(await mailCli(['resend', id], env, (l) => lines.push(l))).toBe(0);
+    expect(await cli(['resend', 'msg_unknown'], () => {})).toBe(1);
+    expect(await cli(['resend', id], (l) => lines.push(l))).toBe(0);
     expect(lines.at(-1)).toBe(`Queued ${id} again.`);
-    expect(await mailCli(['bogus'], env, () => {})).toBe(2);
+    expect(await cli(['bogus'], () => {})).toBe(2);
     const again = await row(dead, id);
     expect(again).toMatchObject({ status: 'pending', attempts: 0, last_error: null });
 

@@ -21,6 +21,11 @@ beforeAll(async () => {
   testDb = await createTestDb();
   port = await freePort();
   const { NODE_OPTIONS: _ignored, ...parentEnv } = process.env;
+  // The server runs the migrator as it starts, which must not meet another test file's schema change.
+  await testDb.changeSchema(() => startChild(parentEnv));
+}, 120_000);
+
+async function startChild(parentEnv: NodeJS.ProcessEnv): Promise<void> {
   child = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
     env: {
       ...parentEnv, SERVER_PROCESSES: '2', DATABASE_URL: databaseUrlOf(testDb), PORT: String(port), BIND_HOST: '127.0.0.1',
@@ -35,7 +40,7 @@ beforeAll(async () => {
     await new Promise((r) => setTimeout(r, 100));
   }
   if (!output.includes('Marketplace ready')) throw new Error(`server did not start: ${output}`);
-}, 120_000);
+}
 
 afterAll(async () => {
   if (child && child.exitCode === null) child.kill('SIGKILL');

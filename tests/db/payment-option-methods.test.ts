@@ -24,11 +24,13 @@ afterAll(async () => {
 });
 
 it('copies each set of options into one row per method, then reads them back as the checkout did', async () => {
-  // Back to the column layout, with the rows an older database holds.
-  await down(t.db as never);
-  await sql`insert into payment_options (id, educator_id, course_id, card_enabled, paypal_enabled, klarna_enabled, invoice_enabled, manual_enabled, manual_label, manual_message, invoice_due_days)
-    values ('pay_a', 'edu_pm', null, ${sql.lit(false)}, ${sql.lit(true)}, ${sql.lit(false)}, ${sql.lit(true)}, ${sql.lit(true)}, 'Pay at the door', 'Cash only.', 30)`.execute(t.db);
-  await up(t.db as never);
+  // Back to the column layout, with the rows an older database holds (dropping a table: see TestDb.changeSchema).
+  await t.changeSchema(async () => {
+    await down(t.db as never);
+    await sql`insert into payment_options (id, educator_id, course_id, card_enabled, paypal_enabled, klarna_enabled, invoice_enabled, manual_enabled, manual_label, manual_message, invoice_due_days)
+      values ('pay_a', 'edu_pm', null, ${sql.lit(false)}, ${sql.lit(true)}, ${sql.lit(false)}, ${sql.lit(true)}, ${sql.lit(true)}, 'Pay at the door', 'Cash only.', 30)`.execute(t.db);
+    await up(t.db as never);
+  });
 
   const rows = await t.db.selectFrom('payment_option_methods').selectAll().where('payment_options_id', '=', 'pay_a').orderBy('method').execute();
   expect(rows).toEqual([

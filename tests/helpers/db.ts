@@ -18,6 +18,11 @@ export interface TestDb {
   dialect: 'sqlite' | 'postgres';
   /** Runs the migrator again (as a second start of the product would): the names it applied. */
   migrate(): Promise<string[]>;
+  /**
+   * Runs DDL of a test's own (a migration's down and up, a table made for the test) where it cannot fail another
+   * file's migration (on PostgreSQL, under the lock below).
+   */
+  changeSchema<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -26,7 +31,8 @@ export interface TestDb {
  * tables and columns of every schema in the database. That listing failed now and then while another file changed
  * its own schema: a schema dropped meanwhile ("schema t_… does not exist"), or a column a migration in flight had
  * just renamed ("column … of relation … does not exist", from pg_get_serial_sequence). So every schema change of the
- * tests (a migration, a drop) holds this advisory lock: one at a time, ~0.5 s each.
+ * tests (a migration, a drop, a test's own DDL: TestDb.changeSchema) holds this advisory lock: one at a time,
+ * ~0.5 s for a migration.
  */
 const SCHEMA_CHANGE_LOCK = 7_210_419;
 
@@ -52,10 +58,11 @@ export async function createTestDb(): Promise<TestDb> {
   if (pgUrl) {
     const schema = `t_${randomBytes(6).toString('hex')}`;
     const db = openDb({ url: pgUrl, schema, poolSize: 20 });
-    const migrate = () => underSchemaChangeLock(pgUrl, () => migrateToLatest(db));
+    const changeSchema = <T>(work: () => Promise<T>) => underSchemaChangeLock(pgUrl, work);
+    const migrate = () => changeSchema(() => migrateToLatest(db));
     await migrate();
     return {
-      db, url: pgUrl, schema, dialect: 'postgres', migrate,
+      db, url: pgUrl, schema, dialect: 'postgres', migrate, changeSchema,
       async close() {
         await dropTestSchema(db, pgUrl, schema);
         await db.destroy();
@@ -69,6 +76,7 @@ export async function createTestDb(): Promise<TestDb> {
   return {
     db, url, dialect: 'sqlite',
     migrate: () => migrateToLatest(db),
+    changeSchema: (work) => work(),
     async close() {
       await db.destroy();
       rmSync(dir, { recursive: true, force: true });
