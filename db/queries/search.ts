@@ -272,19 +272,25 @@ export function priceBand(pence: number): number {
 }
 
 /**
- * PostgreSQL: the facet lexemes (migration 0110) a course must carry to pass the delivery and price filters, as
- * tsquery text; null when neither is set. A price bound's band is only partly in: the exact test stays a filter.
+ * The facet tokens (PostgreSQL: migration 0110; SQLite: 0130) a course must carry to pass the delivery and price
+ * filters: a list of groups, each met by any one of its tokens. A price bound's band is only partly in: the exact
+ * test stays a filter.
  */
-export function facetQuery(filters: Pick<Filters, 'deliveryMask' | 'priceMin' | 'priceMax'>): string | null {
-  const anyOf = (lexemes: string[]) => `(${lexemes.map((lexeme) => `'${lexeme}'`).join(' | ')})`;
-  const bands = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `${from + i}`);
-  const parts: string[] = [];
+function facetGroups(filters: Pick<Filters, 'deliveryMask' | 'priceMin' | 'priceMax'>): string[][] {
+  const bands = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  const groups: string[][] = [];
   if (filters.deliveryMask) {
-    parts.push(anyOf(Object.values(SEARCH_DELIVERY_BITS).filter((bit) => filters.deliveryMask & bit).map((bit) => `§d${bit}`)));
+    groups.push(Object.values(SEARCH_DELIVERY_BITS).filter((bit) => filters.deliveryMask & bit).map((bit) => `§d${bit}`));
   }
-  if (filters.priceMin !== null) parts.push(anyOf(bands(priceBand(filters.priceMin), PRICE_BANDS.length).map((band) => `§t${band}`)));
-  if (filters.priceMax !== null) parts.push(anyOf(bands(0, priceBand(filters.priceMax)).map((band) => `§f${band}`)));
-  return parts.length > 0 ? parts.join(' & ') : null;
+  if (filters.priceMin !== null) groups.push(bands(priceBand(filters.priceMin), PRICE_BANDS.length).map((band) => `§t${band}`));
+  if (filters.priceMax !== null) groups.push(bands(0, priceBand(filters.priceMax)).map((band) => `§f${band}`));
+  return groups;
+}
+
+/** PostgreSQL: the facet tokens of the delivery and price filters as tsquery text; null when neither is set. */
+export function facetQuery(filters: Pick<Filters, 'deliveryMask' | 'priceMin' | 'priceMax'>): string | null {
+  const groups = facetGroups(filters);
+  return groups.length > 0 ? groups.map((group) => `(${group.map((token) => `'${token}'`).join(' | ')})`).join(' & ') : null;
 }
 
 function orderBy(sort: SearchSort, postgres: boolean): string {
@@ -368,8 +374,10 @@ async function findPage(db: Db, params: CourseSearchParams, withCards: boolean):
         ...(withCards ? { cardRows: onPage.flatMap((r) => (r.card ? [r.card] : [])) } : {}),
       };
     } else {
-      const ordered = (await ranked(sqliteLevels(db, terms, params.query, filters), limit)).map((r) => r.id);
-      found = { ids: ordered.slice(offset, end), counted: ordered.length };
+      const ordered = await ranked(sqliteLevels(db, terms, params.query, filters, { offset, end }), limit);
+      const ids = ordered.slice(offset, end).map((r) => r.id);
+      if (ids.includes('')) throw new Error('a row of the page was read without its id');
+      found = { ids, counted: ordered.length };
     }
   }
   return { ids: found.ids, total: Math.min(found.counted, countTo), capped: found.counted > countTo, page, size, cardRows: found.cardRows };
@@ -664,7 +672,7 @@ function facetId(id: string): string {
 
 /**
  * The FTS5 match for SQLite's level tables: the words, and the facets the filters name (educator, category,
- * delivery mode). Null when the category does not exist, so nothing can match.
+ * delivery mode, price bands). Null when the category does not exist, so nothing can match.
  */
 async function sqliteMatch(db: Db, terms: readonly string[], filters: Filters): Promise<string | null> {
   const parts = [ftsMatchExpression(terms)];
@@ -674,16 +682,18 @@ async function sqliteMatch(db: Db, terms: readonly string[], filters: Filters): 
     parts.push(`"§c${facetId(category.id)}"`);
   }
   if (filters.educatorRefs.length > 0) parts.push(`(${filters.educatorRefs.map((id) => `"§e${facetId(id)}"`).join(' OR ')})`);
-  if (filters.deliveryMask) {
-    const bits = Object.values(SEARCH_DELIVERY_BITS).filter((bit) => filters.deliveryMask & bit);
-    parts.push(`(${bits.map((bit) => `"§d${bit}"`).join(' OR ')})`);
-  }
+  for (const group of facetGroups(filters)) parts.push(`(${group.map((token) => `"${token}"`).join(' OR ')})`);
   return parts.join(' AND ');
 }
 
-function sqliteLevels(db: Db, terms: string[], query: string | null | undefined, filters: Filters): LevelReader {
+/**
+ * SQLite's levels in rank order. Rows outside the page (`page`, positions among all levels) carry their key
+ * alone (an empty id): they are counted and skipped, never shown.
+ */
+function sqliteLevels(db: Db, terms: string[], query: string | null | undefined, filters: Filters, page: PageWindow): LevelReader {
   let matchPromise: Promise<string | null> | null = null;
-  // Only the price range is left to check against course_search; the other filters are facets in the match.
+  // Only the exact price range is left to check against course_search (the match has its bands); the other
+  // filters are facets in the match.
   const hasResidual = filters.priceMin !== null || filters.priceMax !== null;
   const relevance = orderBy('relevance', false);
   return async (level, limit, taken) => {
@@ -712,27 +722,46 @@ function sqliteLevels(db: Db, terms: string[], query: string | null | undefined,
       return (await read<{ key: number }>(db, st)).map((r) => r.key);
     };
     // Better levels' rows are in this level too (levels nest), so `taken` more rows hold `limit` new ones.
-    const got = await keysAfter(null, limit + skip.size);
-    const keys = got.filter((key) => !skip.has(key));
-    if (keys.length >= limit) {
-      keys.length = limit;
-      // Rows of the last row's group may rank above it: take the whole group, then sort exactly.
-      const group = Math.floor(keys[limit - 1] / SEARCH_KEY.groupShift);
+    const asked = limit + skip.size;
+    const got = await keysAfter(null, asked);
+    const fresh = got.filter((key) => !skip.has(key));
+    const keys = fresh.slice(0, limit);
+    if (keys.length === 0) return [];
+    // Keys come in rank order but within a group (SEARCH_KEY). Only the rows on the page need their ids and
+    // their exact order; the others are only counted, or skipped by key in the levels below (which are read
+    // only once this one has run out). So only the groups the page reaches are read from course_search (CROSS
+    // JOIN again) and sorted: a lookup costs about a microsecond a row, and a first page counts four times the
+    // rows it shows (a deep one, twenty).
+    const groupOf = (key: number) => Math.floor(key / SEARCH_KEY.groupShift);
+    const pageFrom = Math.max(0, page.offset - taken.length);
+    const pageTo = Math.min(keys.length, page.end - taken.length);
+    if (pageFrom >= pageTo) return keys.map((key) => ({ id: '', key }));
+    let first = pageFrom;
+    while (first > 0 && groupOf(keys[first - 1]) === groupOf(keys[pageFrom])) first--;
+    let last = pageTo;
+    while (last < keys.length && groupOf(keys[last]) === groupOf(keys[pageTo - 1])) last++;
+    const sorting = keys.slice(first, last);
+    if (last === limit) {
+      // The page reaches the group of the level's last row, some of whose rows further on may rank above it:
+      // the whole group is sorted.
+      const group = groupOf(keys[limit - 1]);
+      sorting.push(...fresh.slice(limit).filter((key) => groupOf(key) === group));
       let after = got[got.length - 1];
-      for (;;) {
-        const more = await keysAfter(after, GROUP_READ);
-        const inGroup = more.filter((key) => Math.floor(key / SEARCH_KEY.groupShift) === group);
-        keys.push(...inGroup.filter((key) => !skip.has(key)));
-        if (inGroup.length < GROUP_READ) break;
-        after = more[more.length - 1];
+      for (let more = got.length === asked && groupOf(got[got.length - 1]) === group; more;) {
+        const next = await keysAfter(after, GROUP_READ);
+        const inGroup = next.filter((key) => groupOf(key) === group);
+        sorting.push(...inGroup.filter((key) => !skip.has(key)));
+        more = inGroup.length === GROUP_READ;
+        after = next[next.length - 1];
       }
     }
-    if (keys.length === 0) return [];
-    // From the key list into course_search (CROSS JOIN again), then the exact order.
     const rows = await read<{ key: number; course_id: string }>(db, new Stmt(false)
-      .s('select s.key, s.course_id from json_each(').v(JSON.stringify(keys))
-      .s(`) k cross join course_search s on s.key = k.value order by ${relevance} limit `).v(limit));
-    return rows.map((r) => ({ id: r.course_id, key: r.key }));
+      .s('select s.key, s.course_id from json_each(').v(JSON.stringify(sorting))
+      .s(`) k cross join course_search s on s.key = k.value order by ${relevance}`));
+    // A course unpublished between the statements is left out, as it would be from a single statement.
+    const counted = (key: number): Ranked => ({ id: '', key });
+    const exact = rows.map((r) => ({ id: r.course_id, key: r.key }));
+    return [...keys.slice(0, first).map(counted), ...exact, ...keys.slice(last).map(counted)].slice(0, limit);
   };
 }
 

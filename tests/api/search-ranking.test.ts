@@ -9,6 +9,7 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { sql } from 'kysely';
 import { SEARCH_COUNT_STEP, SEARCH_MAX_RESULTS, SEARCH_TUNING, facetQuery, priceBand } from '../../db/queries/search.ts';
 import { PRICE_BANDS } from '../../db/migrations/0110_search_facets.ts';
+import { sqlitePriceBand } from '../../db/migrations/0130_search_price_facets_sqlite.ts';
 import { DAY, NOW, TEST_ENV, courseRow, educatorRow, expectProblem } from './public-fixtures.ts';
 import type { NewCourse } from '../../db/schema.ts';
 
@@ -273,6 +274,15 @@ describe('price filters with words', () => {
         if (price <= bound) expect(m.max).toBe(true);
       }
     }
+  });
+  it.skipIf(!!process.env.TEST_DATABASE_URL)('SQLite: the level texts carry each price\'s band, the band PostgreSQL\'s width_bucket gives', async () => {
+    for (const price of PRICE_BOUNDS) {
+      const { rows: [row] } = await sql<{ band: number }>`select ${sql.raw(sqlitePriceBand(String(price)))} as band`.execute(server.db);
+      expect(row.band, `band of ${price}`).toBe(priceBand(price));
+    }
+    // The bands of a course's own range are tokens of every level text (migration 0130), and move with its price.
+    const tokens = async () => (await sql<{ t: string }>`select t4 as t from course_search_text where course_id = 'crs_s_range'`.execute(server.db)).rows[0]!.t;
+    expect(await tokens()).toMatch(new RegExp(` §f${priceBand(900)} §t${priceBand(30000)}$`));
   });
 });
 
