@@ -192,9 +192,13 @@ class Stmt {
 
 /**
  * PostgreSQL: names of prepared statements, one per statement text, so each pooled connection plans a
- * statement once and may reuse the plan. Not for statements whose best plan depends on how many courses
- * their words match (the GIN index for rare words, or what the planner picks): those are planned for their
- * words every time (`reusePlan` false). A walk for common words, which search chooses itself, is one plan.
+ * statement once and may reuse the plan. Search chooses how to read a level from its counts, so most plans
+ * hold for any words: a walk for many matches is a walk, and the levels of few matches (at most
+ * SEARCH_TUNING.postgresFewMatches) read together are a bitmap of the GIN index, which is also the plan
+ * PostgreSQL keeps for a tsquery it does not know (planning that statement for its words cost 0.2–1.2 ms, more
+ * than running it). Not for statements whose best plan depends on how many courses the words match where
+ * search has not chosen (words sorted by date or price, a lone level read through the GIN index): those are
+ * planned for their words every time (`reusePlan` false).
  */
 const PG_STATEMENT_NAMES = new Map<string, string>();
 const PG_MAX_NAMED = 2000;
@@ -595,8 +599,8 @@ async function postgresFewLevels(
 ): Promise<{ taken: Ranked[]; levels: Level[] } | undefined> {
   const widest = ([1, 2, 3, 4] as const).find((level) => counts[level] <= SEARCH_TUNING.postgresFewMatches);
   if (widest === undefined) return undefined;
+  // Named (see PG_STATEMENT_NAMES): whatever the words, the plan is a bitmap of the widest level's GIN index.
   const st = new Stmt(true);
-  st.reusePlan = false;
   const match = (level: number) => pgMatch(st, `s.doc_l${level}`, tsQuery, filters);
   pgWithCards(st, page, 0, () => {
     st.s('select s.course_id, s.popularity, s.created_at, case when s.name_key = ').v(nameKey(query)).s(' and ');
@@ -635,7 +639,7 @@ function postgresLevelSelect(
   filterConditions(st, filters).s(' and ');
   pgMatch(st, doc, tsQuery, filters, walk);
   // The exact name is found by its index whatever the words, and a walk is a walk whatever they are: one plan
-  // serves every query (the statement is named, see PG_STATEMENT_NAMES). Else the plan depends on the words.
+  // serves every query (see PG_STATEMENT_NAMES). Else the plan depends on the words.
   if (level === 5) st.s(' and s.name_key = ').v(nameKey(query));
   else if (!walk) st.reusePlan = false;
   return st.s(` order by ${orderBy('relevance', true)} limit `).n(limit);
