@@ -9,7 +9,10 @@
  *   initialise (with the occurrence) → pricing options picked → contact details filled (the hold)
  *   → payment method selected (card) → the test provider confirms 4242… → payment was successful.
  * Each occurrence has fewer spaces than the checkouts aimed at it, so the last ones meet "sold out".
- * Env: BENCH_LEVELS=50,200  BENCH_CHECKOUTS_PER_LEARNER=3  BENCH_FILL=0.9 (spaces per attempted checkout).
+ * Env: BENCH_LEVELS=50,200  BENCH_CHECKOUTS_PER_LEARNER=3  BENCH_FILL=0.9 (spaces per attempted checkout)
+ * BENCH_WARMUP_CHECKOUTS=1200 (untimed checkouts first, at the largest level's concurrency: a server that has just
+ * started spends its first few thousand requests compiling its hot code — a fifth of its CPU in V8's optimising
+ * compiler in the first seconds here — which a server in service has long done; 0 times the cold start).
  *
  * Beside the checkouts it prints the API requests per second they made, and the requests per second of a bare
  * `node:http` server (its own process) answering a small JSON body to the same client at the same concurrency:
@@ -31,6 +34,7 @@ import { databaseCpuSeconds, freePort, percentile, startServerProcess, stopServe
 const LEVELS = (process.env.BENCH_LEVELS ?? '50,200').split(',').map(Number).filter((n) => n > 0);
 const PER_LEARNER = Number(process.env.BENCH_CHECKOUTS_PER_LEARNER ?? 3);
 const FILL = Number(process.env.BENCH_FILL ?? 0.9);
+const WARMUP_CHECKOUTS = Number(process.env.BENCH_WARMUP_CHECKOUTS ?? 1200);
 
 interface Learner { cookie: string; email: string }
 
@@ -101,10 +105,16 @@ async function run(): Promise<void> {
     console.log(`Database: ${pgBase ? 'postgres' : 'sqlite'} · server: separate process on ${base} · ${PER_LEARNER} checkouts per learner\n`);
     console.log('learners  attempted  completed  sold-out  errors  seconds  checkouts/s  API req/s  submit p50  submit p99  spaces  oversold');
 
-    for (const level of LEVELS) {
-      const attempts = level * PER_LEARNER;
-      const capacity = Math.floor(attempts * FILL);
-      const occurrenceId = `occ_bench_${level}`;
+    // Rounds: an untimed warm-up (room for every checkout), then each level.
+    const rounds = [
+      ...(WARMUP_CHECKOUTS > 0 ? [{ level: maxLearners, warmUp: true }] : []),
+      ...LEVELS.map((level) => ({ level, warmUp: false })),
+    ];
+    for (const [round, { level, warmUp }] of rounds.entries()) {
+      const perLearner = warmUp ? Math.ceil(WARMUP_CHECKOUTS / level) : PER_LEARNER;
+      const attempts = level * perLearner;
+      const capacity = warmUp ? attempts : Math.floor(attempts * FILL);
+      const occurrenceId = `occ_bench_${round}_${level}`;
       await db.insertInto('occurrences').values({
         id: occurrenceId, course_id: IDS.raceCourse, visibility: 'public', start_datetime: now + 30 * 86400, end_datetime: now + 30 * 86400 + 7200,
         timezone: 'Europe/London', delivery: 'in-person', address: null, spaces: capacity, available_spaces: capacity, parent_ref: null, individually_bookable: true,
@@ -160,9 +170,13 @@ async function run(): Promise<void> {
       const dbCpuBefore = databaseName ? databaseCpuSeconds(databaseName) : null;
       const t0 = performance.now();
       await Promise.all(learners.slice(0, level).map(async (learner) => {
-        for (let k = 0; k < PER_LEARNER; k++) await checkout(learner);
+        for (let k = 0; k < perLearner; k++) await checkout(learner);
       }));
       const seconds = (performance.now() - t0) / 1000;
+      if (warmUp) {
+        console.log(`${'(warm-up)'.padStart(8)}  ${String(attempts).padStart(9)}  ${String(completed).padStart(9)}  ${String(soldOut).padStart(8)}  ${String(errors).padStart(6)}  ${seconds.toFixed(2).padStart(7)}  (untimed: the server compiling its hot code)`);
+        continue;
+      }
       const cpuAfter = treeCpuSeconds(child.pid);
       const dbCpuAfter = databaseName ? databaseCpuSeconds(databaseName) : null;
       const booked = await db.selectFrom('bookings').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('spaces'), eb.lit(0)).as('spaces')).where('occurrence_id', '=', occurrenceId).executeTakeFirstOrThrow();

@@ -34,7 +34,9 @@ export function serverCommand(): { args: string[]; label: string } {
 export async function startServerProcess(options: ServerProcessOptions): Promise<ChildProcess> {
   const { args } = serverCommand();
   const profile = options.profileDir ? ['--cpu-prof', '--cpu-prof-dir', options.profileDir] : [];
-  const child = spawn(process.execPath, [...profile, ...args], {
+  // BENCH_NODE_FLAGS: V8 and Node flags for the server alone (e.g. --trace-deopt, which NODE_OPTIONS refuses).
+  const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...flags, ...profile, ...args], {
     env: {
       ...process.env,
       NODE_ENV: 'production',
