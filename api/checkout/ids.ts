@@ -1,17 +1,18 @@
 /** Ids and references of the checkout, and signed links for documents (usable from an embed without cookies). */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { randomBytesPooled } from '../auth/crypto.ts';
 
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'; // Crockford base32: no I, L, O, U
 
 export function randomCode(length: number): string {
-  const bytes = randomBytes(length);
+  const bytes = randomBytesPooled(length);
   let out = '';
   for (let i = 0; i < length; i++) out += ALPHABET[bytes[i] % 32];
   return out;
 }
 
 export function newCheckoutId(): string {
-  return `chk_${randomBytes(16).toString('hex')}`;
+  return `chk_${randomBytesPooled(16).toString('hex')}`;
 }
 
 /** References shown on the confirmation screens: BKG-…, ORD-…, REQ-…, APP-… (they are the ids). */
@@ -21,7 +22,7 @@ export function newReference(kind: 'booking' | 'order' | 'request' | 'applicatio
 }
 
 export function newId(prefix: string): string {
-  return `${prefix}_${randomBytes(12).toString('hex')}`;
+  return `${prefix}_${randomBytesPooled(12).toString('hex')}`;
 }
 
 /** A token that proves a link to one document was handed out by us (HMAC of the id with APP_SECRET). */

@@ -10,7 +10,8 @@
  *   with ?result=fail) and returns to the checkout with payment_intent_client_secret and redirect_status.
  * Any other number is refused as invalid card details (validation_error).
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { randomBytesPooled } from '../auth/crypto.ts';
 import type { Db } from '../../db/client.ts';
 import type { TestPaymentRow } from '../../db/schema/checkout.ts';
 import type { PaymentError, PaymentProvider, PaymentStatus, ProviderAdapter, ProviderPayment, RecurringCharge, RecurringProvider } from './types.ts';
@@ -33,7 +34,7 @@ export type ConfirmResult =
   | { ok: false; payment: ProviderPayment; error: PaymentError };
 
 function token(bytes = 12): string {
-  return randomBytes(bytes).toString('base64url');
+  return randomBytesPooled(bytes).toString('base64url');
 }
 
 export const TEST_CARD_PROVIDER = 'test';
