@@ -42,7 +42,7 @@ async function sampleEducatorSlug(db: Db): Promise<string | null> {
 
 export async function startServer(config: Config = loadConfig(), options: { log?: Logger; backgroundJobs?: boolean } = {}) {
   const log = options.log ?? loggerFor(config);
-  const db = openDb({ url: config.DATABASE_URL, busyWaitMs: config.SQLITE_BUSY_WAIT_MS });
+  const db = openDb({ url: config.DATABASE_URL, busyWaitMs: config.SQLITE_BUSY_WAIT_MS, backgroundCheckpoints: true });
   await migrateToLatest(db);
   const entry = resolve(config.DIST_DIR, 'server/entry.mjs');
   let astro: AstroHandler | undefined;

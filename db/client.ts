@@ -8,6 +8,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, type Transaction } from 'kysely';
 import { RoutingSqliteDialect } from './sqlite-driver.ts';
+import { startCheckpointer, WRITER_BACKSTOP_PAGES, type Checkpointer } from './checkpointer.ts';
 import { CodecPlugin, CodecPostgresDialect } from './codec.ts';
 import type { Database } from './schema.ts';
 
@@ -34,6 +35,8 @@ export interface OpenOptions {
   schema?: string;
   /** SQLite: how long a statement may wait for another writer's lock before DatabaseBusyError (503). */
   busyWaitMs?: number;
+  /** SQLite: the WAL's checkpoints in a worker thread rather than in the writer's commits (db/checkpointer.ts). */
+  backgroundCheckpoints?: boolean;
 }
 
 /** SQLite: a short wait for a lock, then 503 — never a frozen process. */
@@ -83,11 +86,16 @@ export function openDb(options: OpenOptions = {}): Db {
   // Search has one of its own, memory-mapped (below); the query builder's reads use the other.
   const reader = file === ':memory:' ? null : readOnly(file, { mapped: false });
   const searchReader = file === ':memory:' ? null : readOnly(file, { mapped: true });
+  let checkpointer: Checkpointer | null = null;
+  if (options.backgroundCheckpoints && file !== ':memory:') {
+    writer.pragma(`wal_autocheckpoint = ${WRITER_BACKSTOP_PAGES}`);
+    checkpointer = startCheckpointer(file);
+  }
   const db = new Kysely<Database>({
     dialect: new RoutingSqliteDialect({
       writer: reusingStatements(writer),
       reader: reader && reusingStatements(reader),
-      others: searchReader ? [searchReader] : [],
+      others: [...(searchReader ? [searchReader] : []), ...(checkpointer ? [checkpointer] : [])],
       busyWaitMs: options.busyWaitMs ?? DEFAULT_SQLITE_BUSY_WAIT_MS,
     }),
     plugins: [new CodecPlugin(true)],

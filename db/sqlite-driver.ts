@@ -84,8 +84,8 @@ export interface SqliteConnections {
   writer: SQLite.Database;
   /** A read-only connection to the same file; null for ':memory:' (everything on the writer). */
   reader: SQLite.Database | null;
-  /** Other connections to the same file that close with these (search's own reader). */
-  others?: SQLite.Database[];
+  /** Other handles on the same file that close with these (search's own reader, the checkpointer). */
+  others?: Array<{ close(): unknown }>;
   /** How long a statement may wait for a lock, in all, before DatabaseBusyError. */
   busyWaitMs: number;
 }
@@ -197,7 +197,7 @@ class RoutingDriver implements Driver {
   async releaseConnection(): Promise<void> {}
 
   async destroy(): Promise<void> {
-    for (const other of this.connections.others ?? []) other.close();
+    await Promise.all((this.connections.others ?? []).map((other) => other.close()));
     this.connections.reader?.close();
     this.connections.writer.close();
   }
