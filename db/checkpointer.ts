@@ -56,6 +56,8 @@ export function startCheckpointer(file: string, intervalMs = CHECKPOINT_INTERVAL
   worker.on('error', (error) => process.emitWarning(`SQLite checkpoints fall back to the writer: ${error.message}`, 'CheckpointerWarning'));
   return {
     close() {
+      // Held while it stops: an unreferenced worker alone would let the process end before the caller goes on.
+      worker.ref();
       worker.postMessage('stop');
       return exited;
     },
