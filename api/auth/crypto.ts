@@ -62,7 +62,7 @@ const POOL_SIZE = 4096;
 const pool = Buffer.alloc(POOL_SIZE);
 let poolOffset = POOL_SIZE;
 
-/** `size` cryptographically random bytes (at most 256), a copy of its own. */
+/** `size` cryptographically random bytes in a buffer of their own (more than 256 come straight from the generator). */
 export function randomBytesPooled(size: number): Buffer {
   if (size > 256) return randomBytes(size);
   if (poolOffset + size > POOL_SIZE) {
