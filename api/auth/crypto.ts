@@ -69,9 +69,8 @@ export function randomBytesPooled(size: number): Buffer {
     randomFillSync(pool);
     poolOffset = 0;
   }
+  // A failed refill throws and leaves the offset at the end, so no byte is ever handed out twice.
   const bytes = Buffer.from(pool.subarray(poolOffset, poolOffset + size));
-  // Handed out bytes are zeroed in the pool, so none is ever given twice, even if a refill failed.
-  pool.fill(0, poolOffset, poolOffset + size);
   poolOffset += size;
   return bytes;
 }

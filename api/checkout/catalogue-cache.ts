@@ -41,8 +41,7 @@ export class CatalogueCache {
 
   /** The catalogue of a flow that sells from the educator (null: no such educator). */
   educator(q: Q, educatorId: string, known?: CatalogueStamp): Promise<CheckoutCatalogue | null> {
-    return this.through(q, `educator:${educatorId}`, known, () => this.stampOf(q, educatorId),
-      () => loadEducatorCatalogue(q, educatorId), (v) => v.educator.id);
+    return this.ofEducator(q, `educator:${educatorId}`, educatorId, known, () => loadEducatorCatalogue(q, educatorId), (v) => v.educator.id);
   }
 
   /**
@@ -52,10 +51,8 @@ export class CatalogueCache {
   async occurrence(q: Q, occurrenceId: string, catalogue: CheckoutCatalogue, known?: CatalogueStamp, read?: Occurrence | null): Promise<OccurrenceCatalogue | null> {
     const occurrence = read !== undefined ? occurrenceOfCatalogue(read, catalogue) : await loadOccurrenceRow(q, occurrenceId, catalogue);
     if (!occurrence) return null;
-    const educatorId = catalogue.educator.id;
-    const stamp = known?.educatorId === educatorId ? known : undefined;
-    const own = await this.through<OccurrenceOffers>(q, `occurrence:${occurrenceId}`, stamp,
-      () => this.stampOf(q, educatorId), () => loadOccurrenceOffers(q, occurrenceId), () => educatorId);
+    const own = await this.ofEducator<OccurrenceOffers>(q, `occurrence:${occurrenceId}`, catalogue.educator.id, known,
+      () => loadOccurrenceOffers(q, occurrenceId));
     return withOccurrenceOffers(occurrence, own ?? { offers: [], addOns: [] }, catalogue);
   }
 
@@ -64,22 +61,28 @@ export class CatalogueCache {
    * system form (migration 0120); another educator's form is read every time.
    */
   async form(q: Q, formId: string | null | undefined, educatorId: string, known?: CatalogueStamp): Promise<LoadedForm | null> {
-    const stamp = known?.educatorId === educatorId ? known : undefined;
-    const owned = await this.through(q, `form:${educatorId}:${formId ?? ''}`, stamp, () => this.stampOf(q, educatorId),
+    const owned = await this.ofEducator(q, `form:${educatorId}:${formId ?? ''}`, educatorId, known,
       () => loadOwnedForm(q, formId), (v) => v.educatorId ?? educatorId);
     return owned?.form ?? null;
   }
 
   /** The payment options a checkout of the educator's course (or of the educator, `courseId` null) offers. */
   async paymentOptions(q: Q, educatorId: string, courseId: string | null, known?: CatalogueStamp): Promise<ResolvedPaymentOptions> {
-    const stamp = known?.educatorId === educatorId ? known : undefined;
-    const options = await this.through(q, `payment-options:${educatorId}:${courseId ?? ''}`, stamp, () => this.stampOf(q, educatorId),
-      () => loadPaymentOptions(q, educatorId, courseId), () => educatorId);
+    const options = await this.ofEducator(q, `payment-options:${educatorId}:${courseId ?? ''}`, educatorId, known,
+      () => loadPaymentOptions(q, educatorId, courseId));
     return options!;
   }
 
-  private async stampOf(q: Q, educatorId: string): Promise<CatalogueStamp> {
-    return { educatorId, version: await catalogueVersion(q, educatorId) };
+  /**
+   * An entry good while `educatorId`'s catalogue version is the one it was read at: `known` when it is that
+   * educator's (read with the checkout), else read. `educatorOf`: whose catalogue the value turned out to be.
+   */
+  private ofEducator<T extends object>(
+    q: Q, key: string, educatorId: string, known: CatalogueStamp | undefined, load: () => Promise<T | null>,
+    educatorOf: (value: T) => string = () => educatorId,
+  ): Promise<T | null> {
+    return this.through(q, key, known?.educatorId === educatorId ? known : undefined,
+      async () => ({ educatorId, version: await catalogueVersion(q, educatorId) }), load, educatorOf);
   }
 
   /** Forgets everything (tests that write the catalogue behind the triggers' back, e.g. with them dropped). */

@@ -759,9 +759,10 @@ function sqliteLevels(db: Db, terms: string[], query: string | null | undefined,
     // JOIN again) and sorted: a lookup costs about a microsecond a row, and a first page counts four times the
     // rows it shows (a deep one, twenty).
     const groupOf = (key: number) => Math.floor(key / SEARCH_KEY.groupShift);
+    const counted = (key: number): Ranked => ({ id: '', key });
     const pageFrom = Math.max(0, page.offset - taken.length);
     const pageTo = Math.min(keys.length, page.end - taken.length);
-    if (pageFrom >= pageTo) return keys.map((key) => ({ id: '', key }));
+    if (pageFrom >= pageTo) return keys.map(counted);
     let first = pageFrom;
     while (first > 0 && groupOf(keys[first - 1]) === groupOf(keys[pageFrom])) first--;
     let last = pageTo;
@@ -785,7 +786,6 @@ function sqliteLevels(db: Db, terms: string[], query: string | null | undefined,
       .s('select s.key, s.course_id from json_each(').v(JSON.stringify(sorting))
       .s(`) k cross join course_search s on s.key = k.value order by ${relevance}`));
     // A course unpublished between the statements is left out, as it would be from a single statement.
-    const counted = (key: number): Ranked => ({ id: '', key });
     const exact = rows.map(([key, id]) => ({ id, key }));
     return [...keys.slice(0, first).map(counted), ...exact, ...keys.slice(last).map(counted)].slice(0, limit);
   };
