@@ -82,8 +82,8 @@ export function openDb(options: OpenOptions = {}): Db {
   writer.pragma('foreign_keys = ON');
   writer.pragma('synchronous = NORMAL');
   tuneReads(writer, { mapped: true });
-  // Reads outside transactions on their own read-only connections: in WAL mode they never wait for a writer.
-  // Search has one of its own, memory-mapped (below); the query builder's reads use the other.
+  // Read-only connections: in WAL mode they never wait for a writer. Search has one of its own, memory-mapped
+  // (below); the query builder's reads use the other while the writer has a transaction open (db/sqlite-driver.ts).
   const reader = file === ':memory:' ? null : readOnly(file, { mapped: false });
   const searchReader = file === ':memory:' ? null : readOnly(file, { mapped: true });
   let checkpointer: Checkpointer | null = null;
