@@ -24,7 +24,6 @@ import * as m0100 from './0100_checkout_catalogue_versions.ts';
 import * as m0110 from './0110_search_facets.ts';
 import * as m0120 from './0120_catalogue_versions_forms_payment_options.ts';
 import * as m0130 from './0130_search_price_facets_sqlite.ts';
-import * as m0140 from './0140_search_cards_clustered_sqlite.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_catalogue': m0001,
@@ -51,7 +50,6 @@ export const migrations: Record<string, Migration> = {
   '0110_search_facets': m0110,
   '0120_catalogue_versions_forms_payment_options': m0120,
   '0130_search_price_facets_sqlite': m0130,
-  '0140_search_cards_clustered_sqlite': m0140,
 };
 
 export const migrationProvider: MigrationProvider = {
