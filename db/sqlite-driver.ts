@@ -112,7 +112,7 @@ class RoutingConnection implements DatabaseConnection {
       // No transaction is open on the writer, and this work is synchronous: a read here cannot see half of one. The
       // writer is the cheaper connection to read on: it keeps its page cache across its own writes, while the
       // read-only connection drops its cache whenever the file has changed since its last read, which under a
-      // steady stream of checkouts is every read (a session lookup cost 44 µs there, on the writer 15 µs).
+      // steady stream of checkouts is every read (under that load a session lookup took 44 µs there, 30 µs here).
       const stmt = await retryBusy(busyWaitMs, () => writer.prepare(sql));
       if (stmt.readonly) return (await retryBusy(busyWaitMs, () => run(writer, stmt, parameters))) as QueryResult<R>;
     } else if (reader) {
