@@ -13,6 +13,8 @@
  * BENCH_WARMUP_CHECKOUTS=1200 (untimed checkouts first, at the largest level's concurrency: a server that has just
  * started spends its first few thousand requests compiling its hot code — a fifth of its CPU in V8's optimising
  * compiler in the first seconds here — which a server in service has long done; 0 times the cold start).
+ * BENCH_STATEMENT_PROFILE=<file>: each SQL text's calls (and time, SQLite) in the server, written at its exit
+ * (statement-profile.mjs).
  *
  * Beside the checkouts it prints the API requests per second they made, and the requests per second of a bare
  * `node:http` server (its own process) answering a small JSON body to the same client at the same concurrency:

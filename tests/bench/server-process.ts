@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, openSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { freePort } from '../helpers/ports.ts';
 
 export { freePort };
@@ -36,6 +37,8 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
   const profile = options.profileDir ? ['--cpu-prof', '--cpu-prof-dir', options.profileDir] : [];
   // BENCH_NODE_FLAGS: V8 and Node flags for the server alone (e.g. --trace-deopt, which NODE_OPTIONS refuses).
   const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  // BENCH_STATEMENT_PROFILE=<file>: each SQL text's calls (and time, SQLite) written there when the server exits.
+  if (process.env.BENCH_STATEMENT_PROFILE) flags.push('--import', pathToFileURL(join(import.meta.dirname, 'statement-profile.mjs')).href);
   const child = spawn(process.execPath, [...flags, ...profile, ...args], {
     env: {
       ...process.env,
