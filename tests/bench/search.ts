@@ -13,6 +13,7 @@
  * Env: BENCH_ENGINES=sqlite,postgres  BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres (an
  * admin connection; the catalogue gets its own database)  BENCH_EDUCATORS=10000  BENCH_CONNECTIONS=20
  * BENCH_SECONDS=20  BENCH_WARMUP_SECONDS=5  BENCH_PROFILE=<dir> (CPU profiles of the server)
+ * BENCH_STATEMENT_PROFILE=<file> (each SQL text's calls and SQLite time in the server: statement-profile.mjs)
  * BENCH_REBUILD=1 (build the catalogue again)  BENCH_BARE_SECONDS=5 (the bare node:http reference printed first).
  * SERVER_PROCESSES=n is passed on to the server (api/server.ts).
  */
