@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { sql } from 'kysely';
-import { SEARCH_COUNT_STEP, SEARCH_MAX_RESULTS, SEARCH_TUNING, facetQuery, priceBand } from '../../db/queries/search.ts';
+import { NO_FILTERS, SEARCH_COUNT_STEP, SEARCH_MAX_RESULTS, SEARCH_TUNING, facetQuery, postgresLevelCounts, priceBand } from '../../db/queries/search.ts';
 import { PRICE_BANDS } from '../../db/migrations/0110_search_facets.ts';
 import { sqlitePriceBand } from '../../db/migrations/0130_search_price_facets_sqlite.ts';
 import { DAY, NOW, TEST_ENV, courseRow, educatorRow, expectProblem } from './public-fixtures.ts';
@@ -295,13 +295,55 @@ describe('ways of reading', () => {
       'query=zephyr&size=2&page=3', 'query=stratus&size=50&min_price=1000&delivery=online', 'query=stratus&size=3&page=2&max_price=30000',
     ];
     const answers = async () => Promise.all(queries.map((qs) => search(qs)));
-    const usual = SEARCH_TUNING.postgresFewMatches;
+    const usual = { ...SEARCH_TUNING };
     const together = await answers();
     try {
       SEARCH_TUNING.postgresFewMatches = -1;
       expect(await answers()).toEqual(together);
+      // Counts capped low: a level at the cap stands for the wider ones below it, which are then not counted.
+      SEARCH_TUNING.postgresCountCap = 2;
+      expect(await answers()).toEqual(together);
+      SEARCH_TUNING.postgresFewMatches = usual.postgresFewMatches;
+      expect(await answers()).toEqual(together);
     } finally {
-      SEARCH_TUNING.postgresFewMatches = usual;
+      Object.assign(SEARCH_TUNING, usual);
+    }
+  });
+});
+
+describe('PostgreSQL level counts', () => {
+  it.skipIf(!process.env.TEST_DATABASE_URL)('are each level\'s matches up to the cap, the wider levels left uncounted once one is full', async () => {
+    const { db } = server;
+    // Every match at a level, counted plainly: what the capped counts must agree with.
+    const plain = async (tsQuery: string, name: string, filter: ReturnType<typeof sql>) => {
+      const row = (await sql<Record<'c5' | 'c4' | 'c3' | 'c2' | 'c1', string>>`select
+        (select count(*) from course_search s where s.published and s.name_key = ${name} and s.doc_l4 @@ ${tsQuery}::tsquery and ${filter}) as c5,
+        (select count(*) from course_search s where s.published and s.doc_l4 @@ ${tsQuery}::tsquery and ${filter}) as c4,
+        (select count(*) from course_search s where s.published and s.doc_l3 @@ ${tsQuery}::tsquery and ${filter}) as c3,
+        (select count(*) from course_search s where s.published and s.doc_l2 @@ ${tsQuery}::tsquery and ${filter}) as c2,
+        (select count(*) from course_search s where s.published and s.doc_l1 @@ ${tsQuery}::tsquery and ${filter}) as c1`.execute(db)).rows[0]!;
+      return { 5: Number(row.c5), 4: Number(row.c4), 3: Number(row.c3), 2: Number(row.c2), 1: Number(row.c1) };
+    };
+    const usual = SEARCH_TUNING.postgresCountCap;
+    try {
+      let sawFullLevel = false;
+      for (const words of ['quartz', 'zephyr', 'zephyr bristol', 'stratus', 'cirrus', 'nimbus', 'nothingmatches']) {
+        const tsQuery = (await sql<{ q: string }>`select to_tsquery('english', ${words.split(' ').map((w) => `${w}:*`).join(' & ')})::text as q`.execute(db)).rows[0]!.q;
+        for (const [filters, filter] of [[NO_FILTERS, sql`true`], [{ ...NO_FILTERS, deliveryMask: 1 }, sql`(s.delivery_mask & 1) <> 0`]] as const) {
+          const all = await plain(tsQuery, words, filter);
+          for (const cap of [1000, 3, 1]) {
+            SEARCH_TUNING.postgresCountCap = cap;
+            const counts = await postgresLevelCounts(db, tsQuery, words, filters);
+            const expected = Object.fromEntries(Object.entries(all).map(([level, n]) => [level, Math.min(n, cap)]));
+            expect(counts, `${words}, cap ${cap}`).toEqual(expected);
+            if (cap < 1000 && all[4] >= cap && all[1] > all[4]) sawFullLevel = true;
+          }
+        }
+      }
+      // Some case had a full name level above wider levels with more matches, which were then not counted.
+      expect(sawFullLevel).toBe(true);
+    } finally {
+      SEARCH_TUNING.postgresCountCap = usual;
     }
   });
 });
