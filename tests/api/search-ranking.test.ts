@@ -312,6 +312,7 @@ describe('ways of reading', () => {
 });
 
 describe('PostgreSQL level counts', () => {
+  // PostgreSQL only: SQLite's search has no per-level counts (its FTS5 levels are read in key order and stop).
   it.skipIf(!process.env.TEST_DATABASE_URL)('are each level\'s matches up to the cap, the wider levels left uncounted once one is full', async () => {
     const { db } = server;
     // Every match at a level, counted plainly: what the capped counts must agree with.

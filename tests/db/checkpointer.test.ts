@@ -28,6 +28,7 @@ async function fileSizeAfterWrites(file: string, backgroundCheckpoints: boolean)
   }
 }
 
+// SQLite only: WAL checkpoints are SQLite's; PostgreSQL checkpoints by itself and openDb starts no worker for it.
 describe.skipIf(!!process.env.TEST_DATABASE_URL)('background checkpoints (SQLite)', () => {
   it('copy committed pages into the database file without the writer doing it', async () => {
     // The writer alone checkpoints only once the WAL passes 1,000 pages: these ~500 stay in the WAL.
