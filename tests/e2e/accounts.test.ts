@@ -92,7 +92,10 @@ describe('a learner’s walk: sign up, save, Saved everywhere, review, log out',
     await page.goto(coursesPage);
     await heart(page, c1.id).click();
     const modal = page.getByTestId('save-login-modal');
-    await expect(modal.getByRole('heading', { name: 'Log in to save this course' }).isVisible()).resolves.toBe(true);
+    // The heart opens the dialog once it has asked the API who is logged in: wait for it, not for the click alone.
+    const title = modal.getByRole('heading', { name: 'Log in to save this course' });
+    await title.waitFor({ state: 'visible' });
+    await expect(title.isVisible()).resolves.toBe(true);
     await page.mouse.click(5, 5);
     // The click's handlers have run once two frames have been painted after it.
     await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
