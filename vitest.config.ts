@@ -14,6 +14,6 @@ export default defineConfig({
     fileParallelism: true,
     // Two files at a time: vitest's default on two cores is one, which leaves a core idle while a file's in-process
     // server waits on its database (measured: the whole suite took ~5 minutes on one fork on a slow day).
-    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    maxWorkers: 2,
   },
 });

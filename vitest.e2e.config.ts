@@ -12,6 +12,6 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     // Two cores: two browser files at a time.
-    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    maxWorkers: 2,
   },
 });

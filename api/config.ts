@@ -50,13 +50,13 @@ export const configSchema = z.object({
    */
   PAYMENTS_MODE: z.enum(['test', 'live']).optional(),
   /** Allows PAYMENTS_MODE=test under https, for a staging demo that must never take real bookings. */
-  PAYMENTS_ALLOW_TEST_ON_HTTPS: bool.default('false'),
+  PAYMENTS_ALLOW_TEST_ON_HTTPS: bool.default(false),
   STRIPE_SECRET_KEY: z.string().default(''),
   STRIPE_PUBLISHABLE_KEY: z.string().default(''),
   /** whsec_… of the webhook endpoint(s); comma-separated for the Connect endpoint and the platform endpoint. */
   STRIPE_WEBHOOK_SECRET: z.string().default(''),
   /** Where the Stripe SDK sends API calls (tests point it at a fake server on 127.0.0.1). */
-  STRIPE_API_BASE: z.string().url().default('https://api.stripe.com'),
+  STRIPE_API_BASE: z.url().default('https://api.stripe.com'),
   PAYPAL_CLIENT_ID: z.string().default(''),
   PAYPAL_CLIENT_SECRET: z.string().default(''),
   PAYPAL_BASE_URL: z.string().default('https://api-m.sandbox.paypal.com'),
@@ -101,7 +101,7 @@ export const configSchema = z.object({
   CHECKOUT_HOLD_MAX_SECONDS: z.coerce.number().int().min(60).max(7 * 86_400).default(1800),
   // Publishing (api/publish/publisher.ts).
   /** Run the publisher inside the server (false when `npm run publish` runs it as its own process). */
-  PUBLISH_ENABLED: bool.default('true'),
+  PUBLISH_ENABLED: bool.default(true),
   /** How long the publisher lets an edit's writes gather before it renders them together (ms). */
   PUBLISH_BATCH_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
   /** How long a publisher's claim on feed rows lasts without renewal: after a crash, the wait before another takes them. */
@@ -125,7 +125,7 @@ export const configSchema = z.object({
   // A production site (https) never lets a test provider record a booking as paid with no money taken.
   if (c.PAYMENTS_MODE === 'test' && c.PUBLIC_PROTOCOL === 'https' && !c.PAYMENTS_ALLOW_TEST_ON_HTTPS) {
     ctx.addIssue({
-      code: z.ZodIssueCode.custom,
+      code: 'custom',
       path: ['PAYMENTS_MODE'],
       message: 'test payments under https would record bookings as paid with no money taken; use live, or set PAYMENTS_ALLOW_TEST_ON_HTTPS=true for a staging demo',
     });
@@ -134,13 +134,13 @@ export const configSchema = z.object({
   // the public demo value (or a short, guessable one) would let anyone forge them.
   if (c.PUBLIC_PROTOCOL === 'https' && (c.APP_SECRET === DEV_APP_SECRET || c.APP_SECRET.length < APP_SECRET_MIN_PRODUCTION)) {
     ctx.addIssue({
-      code: z.ZodIssueCode.custom,
+      code: 'custom',
       path: ['APP_SECRET'],
       message: `must be set to a random secret of at least ${APP_SECRET_MIN_PRODUCTION} characters under https (the default is public); e.g. openssl rand -base64 48`,
     });
   }
   if (c.PAYMENTS_MODE === 'live' && c.STRIPE_SECRET_KEY && !c.STRIPE_PUBLISHABLE_KEY) {
-    ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['STRIPE_PUBLISHABLE_KEY'], message: 'is needed with STRIPE_SECRET_KEY: the card form loads Stripe.js with it' });
+    ctx.addIssue({ code: 'custom', path: ['STRIPE_PUBLISHABLE_KEY'], message: 'is needed with STRIPE_SECRET_KEY: the card form loads Stripe.js with it' });
   }
 });
 

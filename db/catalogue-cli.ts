@@ -22,7 +22,7 @@ const USAGE = `Usage:
 <course>: a course id or {educatorSlug}/{courseSlug}`;
 
 const pence = z.coerce.number().int().min(0).max(100_000_000);
-const isoDate = z.string().datetime({ offset: true });
+const isoDate = z.iso.datetime({ offset: true });
 const name = z.string().trim().min(1).max(200);
 
 export type CatalogueCommand =

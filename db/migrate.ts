@@ -1,4 +1,4 @@
-import { Migrator } from 'kysely';
+import { Migrator } from 'kysely/migration';
 import { schemaOfDb, type Db } from './client.ts';
 import { migrationProvider } from './migrations/index.ts';
 

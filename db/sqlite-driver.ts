@@ -217,6 +217,17 @@ class RoutingDriver implements Driver {
   }
 }
 
+/**
+ * kysely's SQLite adapter declares a single connection, and kysely then queues every query behind any open
+ * transaction. This driver has two (reads outside a transaction run while one is open, on the read-only
+ * connection) and queues writes itself (writeQueue), so that queue would only make reads wait for writers.
+ */
+class RoutingSqliteAdapter extends SqliteAdapter {
+  override get supportsMultipleConnections(): boolean {
+    return true;
+  }
+}
+
 export class RoutingSqliteDialect implements Dialect {
   constructor(private readonly connections: SqliteConnections) {}
   createDriver(): Driver {
@@ -226,7 +237,7 @@ export class RoutingSqliteDialect implements Dialect {
     return new SqliteCodecQueryCompiler();
   }
   createAdapter() {
-    return new SqliteAdapter();
+    return new RoutingSqliteAdapter();
   }
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   createIntrospector(db: Kysely<any>) {

@@ -16,7 +16,7 @@ import { join, resolve } from 'node:path';
 const root = process.cwd();
 mkdirSync(join(root, '.tmp'), { recursive: true });
 const outdir = mkdtempSync(join(root, '.tmp', 'build-site-'));
-let code = 1;
+let code;
 try {
   await build({
     entryPoints: { 'full-build': 'api/publish/full-build.ts', 'build-worker': 'api/publish/build-worker.ts' },

@@ -107,5 +107,5 @@ export const ACTION_PAYLOADS = {
     sendDate: z.string().max(20).default(''),
   }),
   'go back': z.object({}),
-} satisfies Record<string, z.ZodTypeAny>;
+} satisfies Record<string, z.ZodType>;
 

@@ -52,7 +52,7 @@ export interface ActionDef {
  * One action of spec 4 "Checkout actions": its payload schema and what it does. The handler receives the payload
  * exactly as the schema parsed it, so no action can be dispatched with another's payload.
  */
-export function action<S extends z.ZodTypeAny>(def: {
+export function action<S extends z.ZodType>(def: {
   payload: S;
   prepare?: (deps: Deps, row: CheckoutRow, payload: z.output<S>) => Promise<Prepared>;
   handle: (ctx: Ctx, payload: z.output<S>, prepared: Prepared) => Promise<ActionResult> | ActionResult;

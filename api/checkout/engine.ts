@@ -462,7 +462,7 @@ export async function handlePaymentEvent(
   // has just reported it (`reported`, the test provider's confirmation).
   const payment = !provider ? null : reported?.id === event.paymentId ? reported : await provider.retrievePayment(event.paymentId);
   if (!provider || !payment || !isPaymentSuccessful(payment.status)) return 'ignored';
-  let result: 'completed' | 'already-complete' | 'refund' = 'refund';
+  let result: 'completed' | 'already-complete' | 'refund';
   let ctx: Ctx | null = null;
   try {
     const out = await deps.db.transaction().execute(async (tx) => {

@@ -107,7 +107,7 @@ function modelOf(view: BookingView | OrderView, context: PageContext, now: numbe
   const cancelled = view.kind === 'booking' && isCancelled(view);
 
   const payment: string[] = [];
-  let total: OutcomePageModel['total'] = null;
+  let total: OutcomePageModel['total'];
   if (view.totalCost > 0) {
     const method = paymentMethodText(view.paymentMethod);
     if (view.paymentState === 'paid') {

@@ -7,7 +7,7 @@ import { INVALID_CURRENCY_ISSUE, zodProblem } from './errors.ts';
 /** An amount of money from outside: a number of whole pence (spec 5), else the invalid-currency problem. */
 export const pence = z.number().superRefine((value, ctx) => {
   if (!Number.isInteger(value)) {
-    ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'Expected an integer amount of pence', params: { problem: INVALID_CURRENCY_ISSUE } });
+    ctx.addIssue({ code: 'custom', message: 'Expected an integer amount of pence', params: { problem: INVALID_CURRENCY_ISSUE } });
   }
 });
 
@@ -50,19 +50,19 @@ export async function readJson(c: Context): Promise<unknown> {
   return body;
 }
 
-export async function parseJson<S extends z.ZodTypeAny>(c: Context, schema: S): Promise<z.infer<S>> {
+export async function parseJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
   return parseWith(schema, await readJson(c));
 }
 
-export function parseQuery<S extends z.ZodTypeAny>(c: Context, schema: S): z.infer<S> {
+export function parseQuery<S extends z.ZodType>(c: Context, schema: S): z.infer<S> {
   return parseWith(schema, c.req.query());
 }
 
-export function parseParams<S extends z.ZodTypeAny>(c: Context, schema: S): z.infer<S> {
+export function parseParams<S extends z.ZodType>(c: Context, schema: S): z.infer<S> {
   return parseWith(schema, c.req.param());
 }
 
-export function parseWith<S extends z.ZodTypeAny>(schema: S, input: unknown, prefix = ''): z.infer<S> {
+export function parseWith<S extends z.ZodType>(schema: S, input: unknown, prefix = ''): z.infer<S> {
   const result = schema.safeParse(input);
   if (!result.success) throw new ProblemError(zodProblem(result.error, prefix));
   return result.data;

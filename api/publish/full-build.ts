@@ -47,7 +47,7 @@ const seconds = (since: number) => (performance.now() - since) / 1000;
 // 1. The bundle and the catalogue-wide pages.
 const started = performance.now();
 const astroExit: number = await new Promise((ok) => {
-  const child = spawn(process.execPath, [resolve(root, 'node_modules/astro/astro.js'), 'build'], { env, cwd: root, stdio: 'inherit' });
+  const child = spawn(process.execPath, [resolve(root, 'node_modules/astro/bin/astro.mjs'), 'build'], { env, cwd: root, stdio: 'inherit' });
   child.on('close', (code) => ok(code ?? 1));
 });
 if (astroExit !== 0) {

@@ -101,10 +101,10 @@ export function accountRoutes() {
 
   app.patch('/account', async (c) => {
     const user = await currentUser(c);
-    const body = await parseJson(c, z.object({
+    const body = await parseJson(c, z.strictObject({
       firstName: z.string().trim().min(1, 'is required').max(100).optional(),
       lastName: z.string().trim().min(1, 'is required').max(100).optional(),
-    }).strict());
+    }));
     const { db } = c.var.deps;
     await db
       .updateTable('users')

@@ -27,8 +27,7 @@ export const newReviewSchema = z.object({
   courseSlug: z.string().trim().min(1).max(200).optional().nullable(),
   rating: z.number().int().min(1, 'must be between 1 and 5').max(5, 'must be between 1 and 5'),
   breakdown: z
-    .object({ material: part, facilitator: part, organiser: part, resources: part, delivery: part, communication: part })
-    .strict()
+    .strictObject({ material: part, facilitator: part, organiser: part, resources: part, delivery: part, communication: part })
     .optional()
     .nullable(),
   message: z.string().trim().min(1, 'is required').max(5000, 'must be at most 5000 characters'),

@@ -21,7 +21,7 @@ import {
   SEARCH_DEFAULT_SIZE, SEARCH_DELIVERIES, SEARCH_MAX_RESULTS, SEARCH_MAX_SIZE, SEARCH_SORTS, searchCoursesJson,
 } from '../../db/queries/search.ts';
 
-const list = (item: z.ZodTypeAny) =>
+const list = <T extends z.ZodType<unknown, string>>(item: T) =>
   z
     .string()
     .max(4000)

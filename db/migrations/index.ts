@@ -1,5 +1,5 @@
 /** Every migration, in order. Kept as an explicit list so bundlers and tsx agree on it. */
-import type { Migration, MigrationProvider } from 'kysely';
+import type { Migration, MigrationProvider } from 'kysely/migration';
 import * as m0001 from './0001_catalogue.ts';
 import * as m0002 from './0002_public.ts';
 import * as m0003 from './0003_accounts.ts';

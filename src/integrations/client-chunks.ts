@@ -1,5 +1,5 @@
 /**
- * Build step: fewer, larger JavaScript chunks for the browser. Left to itself Rollup gives every set of
+ * Build step: fewer, larger JavaScript chunks for the browser. Left to itself the bundler (Rolldown) gives every set of
  * modules shared by the same entries its own chunk, and a course page ended up loading ~35 files of a few hundred
  * bytes each; gzip compresses each file on its own, so the same code cost ~40 % more than in one file (28 KB
  * against 20 KB). This groups the modules by the pages that use them (client build only; the server build is
@@ -20,7 +20,7 @@
  * course chunk into other pages. `tests/e2e/page-weight.test.ts` and `npm run bench:build` measure the outcome.
  */
 import type { AstroIntegration } from 'astro';
-import type { ManualChunkMeta, OutputOptions } from 'rollup';
+import type { Rolldown } from 'vite';
 
 const REACT = /[\\/]node_modules[\\/](react|react-dom|scheduler|@astrojs[\\/]react[\\/]dist)[\\/]/;
 /** The site-wide scripts without top-level effects (their components call their init function). */
@@ -37,7 +37,10 @@ const NANOSTORES_EXTRAS = /\/node_modules\/nanostores\/(?!index\.js$|atom\/)/;
 const COURSE_ROOTS = ['src/islands/DatesList.tsx', 'src/islands/BookingAside.tsx', 'src/islands/AllReviewsModal.tsx'];
 const LISTING_ROOTS = ['src/islands/SearchApp.tsx', 'src/islands/ReviewsList.tsx'];
 
-type Meta = Pick<ManualChunkMeta, 'getModuleIds' | 'getModuleInfo'>;
+interface Meta {
+  getModuleIds(): Iterable<string>;
+  getModuleInfo(id: string): Rolldown.ModuleInfo | null;
+}
 
 const posix = (id: string) => id.replace(/\\/g, '/');
 
@@ -90,6 +93,7 @@ export default function clientChunks(): AstroIntegration {
     hooks: {
       'astro:config:setup': ({ updateConfig }) => {
         let ssr = false;
+        let moduleIds: string[] = [];
         updateConfig({
           vite: {
             plugins: [
@@ -99,16 +103,23 @@ export default function clientChunks(): AstroIntegration {
                 configResolved(config) {
                   ssr = !!config.build.ssr;
                 },
-                outputOptions(options: OutputOptions) {
+                // Every module of the client build, for the groups: the chunking context only answers about one
+                // module at a time.
+                buildEnd() {
+                  if (!ssr) moduleIds = [...this.getModuleIds()];
+                },
+                outputOptions(options: Rolldown.OutputOptions) {
                   if (ssr) return null;
-                  const previous = options.manualChunks;
                   let groups: Groups | null = null;
-                  options.manualChunks = function (id, meta) {
-                    groups ??= groupsOf(meta);
-                    const mine = chunkFor(id, groups);
-                    if (mine) return mine;
-                    if (typeof previous === 'function') return previous.call(this, id, meta);
-                    return null;
+                  options.codeSplitting = {
+                    groups: [
+                      {
+                        name(id, context) {
+                          groups ??= groupsOf({ getModuleIds: () => moduleIds, getModuleInfo: (m) => context.getModuleInfo(m) });
+                          return chunkFor(id, groups);
+                        },
+                      },
+                    ],
                   };
                   return options;
                 },

@@ -5,7 +5,7 @@
  * success replaces the form with the success screen and the "More listings from {educator}" carousel.
  * The captcha is invisible: solved in the background from the first interaction (src/lib/captcha.ts).
  */
-import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactElement } from 'react';
+import { useEffect, useMemo, useRef, useState, type SubmitEvent, type ReactElement } from 'react';
 import type { CourseCard, LinkContext } from '../lib/types.ts';
 import { postEnquiry, ApiError } from '../lib/api.ts';
 import { createCaptcha } from '../lib/captcha.ts';
@@ -85,7 +85,7 @@ export default function EnquiryForm({ kind, educator, enquiryTypes, links, cours
     setValues((current) => ({ ...current, [key]: value }));
   }
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+  async function onSubmit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     if (sending.current) return; // spec 4: re-submission blocked while submitting
     setSubmitted(true);

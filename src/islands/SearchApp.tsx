@@ -3,7 +3,7 @@
  * mode and price filters → GET /api/courses/search; results as course cards with 'Load more'.
  * The first page can be pre-rendered (initial); the filters live in the URL (?q=&category=&delivery=&price=).
  */
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import type { CourseCard, LinkContext } from '../lib/types.ts';
 import { searchCourses, ApiError } from '../lib/api.ts';
 import CourseCardView from '../components/CourseCardView.tsx';
@@ -105,7 +105,7 @@ export default function SearchApp({ categories, links, initial, fixedCategory, p
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, after hydration: the address's filters replace the pre-rendered defaults; later changes come from the form
   }, []);
 
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
+  function onSubmit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     writeUrl(filters, fixedCategory);
     void run(filters, 1);

@@ -74,7 +74,7 @@ export function rememberPendingSave(courseId: string): void {
 
 /** Spec 2.12: "After the user authenticates, the course is saved." */
 export async function flushPendingSave(): Promise<string | null> {
-  let pending: { courseId?: string; at?: number } | null = null;
+  let pending: { courseId?: string; at?: number } | null;
   try {
     pending = JSON.parse(localStorage.getItem(PENDING_SAVE_KEY) ?? 'null');
   } catch {

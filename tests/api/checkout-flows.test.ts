@@ -179,7 +179,7 @@ describe('booking flow', () => {
     const id = res.body._id;
     res = await api.submit(id, 'pricing options picked', { selectedOffers: [{ offerId: OFFERS.standard, quantity: 1 }], selectedAddons: [] });
     expect(res.body.currentStep).toBe('contactDetails');
-    res = await api.submit(id, 'contact details filled', contactPayload(email, { bookerFormResponse: booker(email, { phone: '07700900123' }) }));
+    await api.submit(id, 'contact details filled', contactPayload(email, { bookerFormResponse: booker(email, { phone: '07700900123' }) }));
     res = await api.submit(id, 'payment method selected', { paymentMethod: 'card' });
     const confirm = await payWithCard(server, res.body, CARDS.threeDS);
     expect(confirm.body.status).toBe('requires_action');
@@ -269,7 +269,7 @@ describe('booking flow', () => {
     res = await second.api.initialise('booking', { courseId: IDS.guestsCourse, occurrenceId: IDS.guestsOcc });
     const gid = res.body._id;
     await second.api.submit(gid, 'pricing options picked', { selectedOffers: [{ offerId: OFFERS.guests, quantity: 2 }] });
-    res = await second.api.submit(gid, 'contact details filled', contactPayload(second.email, {
+    await second.api.submit(gid, 'contact details filled', contactPayload(second.email, {
       bookerIsAttending: true, attendeeFormResponses: [booker('friend@example.com', { system_first_name: 'Grace' })],
     }));
     res = await second.api.submit(gid, 'manual payment confirmed', {});
@@ -521,7 +521,7 @@ describe('booking application flow', () => {
     expect(res.body.steps).toEqual(['date', 'spaces', 'contactDetails', 'confirmation']);
     expect(res.body.currentStep).toBe('spaces');
     const id = res.body._id;
-    res = await api.submit(id, 'pricing options picked', { selectedOffers: [{ offerId: OFFERS.blended, quantity: 1 }] });
+    await api.submit(id, 'pricing options picked', { selectedOffers: [{ offerId: OFFERS.blended, quantity: 1 }] });
     res = await api.submit(id, 'contact details filled', contactPayload(email));
     expect(res.status).toBe(200);
     expect(res.body.applicationId).toMatch(/^APP-/);

@@ -146,7 +146,7 @@ describe('submit-response: wrong steps and bad payloads', () => {
     expect(res.status).toBe(400);
     expect(res.body.title).toBe('Validation Error');
     expect(res.body.properties[0].key).toBe('payload.occurrence_id');
-    res = await api.submit(id, 'occurrence picked', { occurrence_id: IDS.classOcc });
+    await api.submit(id, 'occurrence picked', { occurrence_id: IDS.classOcc });
     res = await api.submit(id, 'pricing options picked', { selectedOffers: [{ offerId: OFFERS.standard, quantity: -1 }] });
     expect(res.body.properties[0].key).toBe('payload.selectedOffers.0.quantity');
     const raw = await fetch(`${server.url}/api/checkout/${id}/submit-response`, { method: 'POST', headers: { origin: server.url, 'content-type': 'application/json' }, body: '{' });
@@ -203,7 +203,7 @@ describe('go back', () => {
     res = await api.submit(bid, 'contact details filled', contactPayload(email, { bookerFormResponse: booker(email, { phone: '07700900123' }) }));
     expect(res.body.currentStep).toBe('payment');
     expect(await spacesLeft(IDS.classOcc)).toBe(before - 2);
-    res = await api.submit(bid, 'payment method selected', { paymentMethod: 'card' });
+    await api.submit(bid, 'payment method selected', { paymentMethod: 'card' });
     res = await api.submit(bid, 'go back');
     expect(res.body.currentStep).toBe('contactDetails');
     expect(res.body.hold.status).toBe('released');

@@ -337,11 +337,11 @@ describe('order receipt', () => {
     const ada = await learner();
     let res = await ada.api.initialise('order', { courseId: IDS.onDemand });
     const id = res.body._id;
-    res = await ada.api.submit(id, 'order pricing options picked', {
+    await ada.api.submit(id, 'order pricing options picked', {
       selectedOffers: [{ offerId: OFFERS.onDemand, quantity: 1 }], selectedAddons: [{ addonId: ADDONS.notes, quantity: 1 }], appliedPromoCode: 'tenoff',
     });
-    res = await ada.api.submit(id, 'order contact details filled', contactPayload(ada.email));
-    res = await ada.api.submit(id, 'payment method selected', { paymentMethod: 'paypal' });
+    await ada.api.submit(id, 'order contact details filled', contactPayload(ada.email));
+    await ada.api.submit(id, 'payment method selected', { paymentMethod: 'paypal' });
     res = await ada.api.submit(id, 'payment was successful', {});
     expect(res.status).toBe(200);
     const orderId = res.body.orderId as string;

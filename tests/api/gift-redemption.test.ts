@@ -41,7 +41,7 @@ async function giftCard(amount: number): Promise<{ code: string; id: string }> {
   let res = await api.initialise('gift-voucher', { educatorId: IDS.educator });
   const id = res.body._id;
   await api.submit(id, 'gift amount picked', { amount });
-  res = await api.submit(id, 'gift details filled', {
+  await api.submit(id, 'gift details filled', {
     buyerName: 'Ada', buyerEmail: 'ada@example.com', recipientName: 'Grace', recipientEmail: 'grace@example.com', message: '', sendDate: londonDate(now),
   });
   res = await api.submit(id, 'payment method selected', { paymentMethod: 'card' });
@@ -94,9 +94,9 @@ describe('redeeming a gift card', () => {
     expect(res.body).toMatchObject({ currentStep: 'payment', totalCost: 4000 });
     expect(await balance(card.id)).toBe(0);
     // Going back gives the hold back; coming again takes it again.
-    res = await api.submit(second.id, 'go back', {});
+    await api.submit(second.id, 'go back', {});
     expect(await balance(card.id)).toBe(2000);
-    res = await api.submit(second.id, 'contact details filled', phone(email));
+    await api.submit(second.id, 'contact details filled', phone(email));
     expect(await balance(card.id)).toBe(0);
     res = await api.submit(second.id, 'payment method selected', { paymentMethod: 'card' });
     expect((await payWithCard(server, res.body, CARDS.success)).status).toBe(200);
@@ -190,7 +190,7 @@ describe('a request’s instant booking (calendar-based, priced)', () => {
     expect(res.body.rules).toMatchObject({ instantBooking: true, paymentRequired: true });
     res = await api.submit(id, 'request available date selected', { availableDate: slot(2) });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    res = await api.submit(id, 'request message filled', { message: 'See you then' });
+    await api.submit(id, 'request message filled', { message: 'See you then' });
     res = await api.submit(id, 'contact details filled', contactPayload(email));
     expect(res.body).toMatchObject({ currentStep: 'payment', totalCost: 1500 });
     expect(await balance(card.id)).toBe(0);

@@ -49,7 +49,7 @@ export class FakePayPal {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const rawBody = Buffer.concat(chunks).toString('utf8');
-        let json: unknown = null;
+        let json: unknown;
         try {
           json = rawBody ? JSON.parse(rawBody) : null;
         } catch {

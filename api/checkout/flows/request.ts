@@ -36,7 +36,7 @@ export const requestFlow = defineFlow({
   // An instant booking holds the use of its promo code (its gift card is held by Payment, as in every flow).
   holds: (ctx) => ({ occurrenceId: null, spaces: 0, voucherId: deliverySelection(ctx)?.voucherId ?? null }),
   defaults: (ctx) => {
-    let delivery: unknown = null;
+    let delivery: unknown;
     try {
       delivery = defaultDelivery(deliveryCourse(ctx.cat), courseOf(ctx).student_travel_settings?.locations ?? []);
     } catch {

@@ -3,7 +3,7 @@
  * breakdown (spec 3 "Review aggregate"), and a message. The server marks it verified when the reviewer has a
  * booking or order, and updates the aggregates.
  */
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { readError } from '../../lib/api.ts';
 import { apiFetch } from '../../stores/identity.ts';
 import './account.css';
@@ -45,7 +45,7 @@ export default function AddReviewForm({ educatorSlug, educatorName, course, done
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<{ verified: boolean } | null>(null);
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
+  async function submit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     if (busy) return;
     if (rating < 1) {

@@ -1,5 +1,5 @@
 /** Claim profile (spec 2.5 "Own this business?"): a signed-in user asks to claim an unclaimed educator. */
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { readError } from '../../lib/api.ts';
 import { apiFetch } from '../../stores/identity.ts';
 import './account.css';
@@ -9,7 +9,7 @@ export default function ClaimForm({ educatorSlug, educatorName, requested }: { e
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
+  async function submit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     if (busy) return;
     const data = Object.fromEntries(new FormData(event.currentTarget).entries()) as Record<string, string>;

@@ -4,7 +4,7 @@
  * educator admins, else /profile. With ?mode=embed (opened by an embed with window.open) the window hands a
  * one-time code to the embed that opened it and closes.
  */
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { readError } from '../../lib/api.ts';
 import { EMBED_CODE_MESSAGE, apiFetch, loadIdentity, type Identity } from '../../stores/identity.ts';
 import { goAfterLogin, rememberRedirect, takePostLoginDestination } from '../../stores/login.ts';
@@ -89,7 +89,7 @@ export default function LoginApp({ mode, redirect, educator, link, signedIn }: L
     return () => window.clearInterval(timer);
   }, [mode, screen.kind]);
 
-  async function submit(event: FormEvent<HTMLFormElement>, path: string, after: (body: unknown, sent: Record<string, string>) => Promise<void>) {
+  async function submit(event: SubmitEvent<HTMLFormElement>, path: string, after: (body: unknown, sent: Record<string, string>) => Promise<void>) {
     event.preventDefault();
     if (busy) return;
     const data = Object.fromEntries(new FormData(event.currentTarget).entries()) as Record<string, string>;

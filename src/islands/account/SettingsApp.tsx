@@ -2,7 +2,7 @@
  * User Settings (spec 2.5): name, e-mail address (changed once the new address confirms it), password
  * (the current one is asked for when set), and deleting the account with its data.
  */
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type SubmitEvent, type ReactNode } from 'react';
 import { readError } from '../../lib/api.ts';
 import { apiFetch, loadIdentity } from '../../stores/identity.ts';
 import './account.css';
@@ -54,7 +54,7 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-function values(event: FormEvent<HTMLFormElement>): Record<string, string> {
+function values(event: SubmitEvent<HTMLFormElement>): Record<string, string> {
   event.preventDefault();
   return Object.fromEntries(new FormData(event.currentTarget).entries()) as Record<string, string>;
 }

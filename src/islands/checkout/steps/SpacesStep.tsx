@@ -30,7 +30,7 @@ export default function SpacesStep({ order }: { order: boolean }) {
   const currency = useCurrency();
   const course = bootstrap.course!;
   const stored = (state.stepState.price?.state ?? null) as PriceState | null;
-  const defaults = ((state.defaults?.price ?? {}) as PriceState) ?? {};
+  const defaults = (state.defaults?.price ?? {}) as PriceState;
 
   useEffect(() => {
     if (!order) void loadOccurrences();
