@@ -9,8 +9,8 @@
  * which the `altcha` widget (v3) accepts from its `challenge` URL.
  */
 import { createHmac } from 'node:crypto';
-import { createChallenge, extractParams, verifySolution } from 'altcha-lib';
-import type { Challenge } from 'altcha-lib/types';
+import { createChallenge, extractParams, verifySolution } from 'altcha-lib/v1';
+import type { Challenge } from 'altcha-lib/v1/types';
 import type { Config } from '../config.ts';
 import type { Db } from '../../db/client.ts';
 import { ProblemError, problemType, problems, type Problem } from '../../src/domain/problems.ts';

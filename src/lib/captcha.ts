@@ -4,7 +4,7 @@
  * solves it with altcha-lib's solver (Web Crypto) and the base64 payload is sent as `captchaToken`.
  * Solving starts when the visitor first touches the form, so it is normally done before they submit.
  */
-import { solveChallenge } from 'altcha-lib';
+import { solveChallenge } from 'altcha-lib/v1';
 import { apiUrl, readError } from './api.ts';
 
 interface Challenge {

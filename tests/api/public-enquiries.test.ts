@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChallenge, solveChallenge } from 'altcha-lib';
+import { createChallenge, solveChallenge } from 'altcha-lib/v1';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { captchaHmacKey, verifyCaptcha } from '../../api/captcha/index.ts';
 import { createApp } from '../../api/app.ts';

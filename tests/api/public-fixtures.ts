@@ -3,7 +3,7 @@
  * (the demo catalogue is exercised separately in public-catalogue.test.ts), and helpers shared
  * by the public-*.test.ts files.
  */
-import { solveChallenge } from 'altcha-lib';
+import { solveChallenge } from 'altcha-lib/v1';
 import { expect } from 'vitest';
 import type { Db } from '../../db/client.ts';
 import type { NewCourse, NewEducator } from '../../db/schema.ts';
