@@ -126,6 +126,8 @@ async function readyFields(config: Config, port: number, sampleEducatorSlug: () 
     msg: `Marketplace ready on ${origin(host)}`,
     fields: {
       port,
+      // Which Node serves: the project brings its own (npm's node package), and a deployer checks it here.
+      node: process.version,
       health: `${origin(host)}/api/health`,
       ...(sample ? { marketplace: `${origin(host)}/${sample}`, minisite: `${origin(`${sample}.${host}`)}/`, embed: `${origin(host)}/embed/${sample}` } : {}),
     },

@@ -2,9 +2,9 @@
  * The site's full build (`npm run build:site`, part of `npm run build`, launched by scripts/build-site.mjs),
  * in two steps:
  *
- * 1. `astro build` with CATALOGUE_PAGES=workers: the bundle (server, islands, styles), the pages that do not come
- *    from one educator (home, categories, search, legal pages, 404, robots.txt, the marketplace sitemaps) and
- *    their compressed siblings. The educator routes list no paths then (src/lib/paths.ts).
+ * 1. `astro build`: the bundle (server, islands, styles), the pages that do not come from one educator (home,
+ *    categories, search, legal pages, 404, robots.txt, the marketplace sitemaps) and their compressed siblings.
+ *    Educator pages have no pre-rendered route: they have one renderer, the publisher's (src/lib/paths.ts).
  * 2. Every educator's pages in the three contexts, with the minisites' sitemaps and robots.txt, rendered by the
  *    publisher's own code (api/publish/educator.ts) through the bundle just built, in one worker process per core
  *    (api/publish/build-worker.ts). The educators are handed out a chunk at a time, so memory follows the chunk,
@@ -41,7 +41,7 @@ const root = process.cwd();
 const distDir = resolve(root, process.env.ASTRO_OUT_DIR || 'dist');
 const pinned = Number(process.env.PAGES_NOW);
 const now = Number.isInteger(pinned) && pinned > 0 ? pinned : Math.floor(Date.now() / 1000);
-const env = { ...process.env, CATALOGUE_PAGES: 'workers', PAGES_NOW: String(now), BUILD_DIST_DIR: distDir };
+const env = { ...process.env, PAGES_NOW: String(now), BUILD_DIST_DIR: distDir };
 const seconds = (since: number) => (performance.now() - since) / 1000;
 
 // 1. The bundle and the catalogue-wide pages.

@@ -92,24 +92,22 @@ export default function clientChunks(): AstroIntegration {
     name: 'client-chunks',
     hooks: {
       'astro:config:setup': ({ updateConfig }) => {
-        let ssr = false;
         let moduleIds: string[] = [];
+        // One plugin serves every build environment (Vite 8): only the browser's ('client') is regrouped.
+        const isClient = (context: { environment?: { name: string } }) => context.environment?.name === 'client';
         updateConfig({
           vite: {
             plugins: [
               {
                 name: 'client-chunks',
                 apply: 'build',
-                configResolved(config) {
-                  ssr = !!config.build.ssr;
-                },
                 // Every module of the client build, for the groups: the chunking context only answers about one
                 // module at a time.
                 buildEnd() {
-                  if (!ssr) moduleIds = [...this.getModuleIds()];
+                  if (isClient(this)) moduleIds = [...this.getModuleIds()];
                 },
                 outputOptions(options: Rolldown.OutputOptions) {
-                  if (ssr) return null;
+                  if (!isClient(this)) return null;
                   let groups: Groups | null = null;
                   options.codeSplitting = {
                     groups: [

@@ -123,6 +123,11 @@ describe('SERVER_PROCESSES=2', () => {
     expect(output.match(/Marketplace ready/g)).toHaveLength(1);
   });
 
+  it('says in its ready line which Node serves it: the project’s own Node 24', () => {
+    const node = /"node":"v(\d+)\.\d+\.\d+"/.exec(output);
+    expect(node?.[1]).toBe('24');
+  });
+
   it('replaces a process that dies, and keeps serving meanwhile', async () => {
     const [first, second] = childrenOf(child.pid!);
     process.kill(second, 'SIGKILL');
