@@ -34,8 +34,8 @@ export function namedScripts(html: string): string[] {
   return [...new Set([...html.matchAll(ASTRO_REF)].map((m) => m[1]!))];
 }
 
-/** React's own code (react, react-dom) names its element types with Symbol.for('react.…'). */
-const REACT_CODE = /Symbol\.for\(["']react\./;
+/** React's own code (react, react-dom) names its element types with Symbol.for('react.…') (the minifier may quote with backticks). */
+const REACT_CODE = /Symbol\.for\(["'`]react\./;
 
 export function isReactScript(info: Pick<ScriptInfo, 'text'>): boolean {
   return REACT_CODE.test(info.text);
