@@ -9,6 +9,7 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { signUpAndLogin } from '../helpers/auth.ts';
 import { CARDS, IDS, client, payWithCard, seedCheckoutCatalogue } from './checkout-fixtures.ts';
 import { PLANS, seedPlans } from './membership-fixtures.ts';
+import type { MembershipStatus } from '../../db/schema/memberships.ts';
 
 let server: TestServer;
 
@@ -19,7 +20,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => server?.close());
 
-function membershipRow(id: string, userId: string, status: string) {
+function membershipRow(id: string, userId: string, status: MembershipStatus) {
   return {
     id, plan_id: PLANS.monthly, educator_id: IDS.educator, user_id: userId, checkout_id: null, status, payment_method: 'card',
     provider: 'test', provider_customer_id: null, provider_subscription_id: null, price: 2500, currency: 'GBP', anchor_at: 0,
