@@ -142,7 +142,108 @@ export const configSchema = z.object({
   if (c.PAYMENTS_MODE === 'live' && c.STRIPE_SECRET_KEY && !c.STRIPE_PUBLISHABLE_KEY) {
     ctx.addIssue({ code: 'custom', path: ['STRIPE_PUBLISHABLE_KEY'], message: 'is needed with STRIPE_SECRET_KEY: the card form loads Stripe.js with it' });
   }
+  if (c.PUBLIC_PROTOCOL === 'https') {
+    for (const refusal of productionRefusals(c)) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [refusal.setting], message: refusal.message });
+  }
 });
+
+/** Least estimated randomness (bits) of a production APP_SECRET: 32 random hex digits measure about 95 to 120, one character repeated 0. */
+export const APP_SECRET_MIN_ENTROPY_BITS = 80;
+
+/**
+ * A secret's randomness as its length times the Shannon entropy of its own characters: 0 for one character
+ * repeated, about 5.5 bits a character for `openssl rand -base64 48`. A floor against placeholders, not a proof.
+ */
+export function estimatedEntropyBits(secret: string): number {
+  const counts = new Map<string, number>();
+  for (const ch of secret) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  const n = [...secret].length;
+  let perChar = 0;
+  for (const k of counts.values()) perChar -= (k / n) * Math.log2(k / n);
+  return n * perChar;
+}
+
+function hostOf(hostAndPort: string): string {
+  return hostAndPort.replace(/:\d+$/, '').replace(/^\[|\]$/g, '').toLowerCase();
+}
+
+function isLocalHost(host: string): boolean {
+  const h = hostOf(host);
+  return h === '' || h === 'localhost' || h.endsWith('.localhost') || h === '::1' || h === '0.0.0.0' || /^127\./.test(h);
+}
+
+/** The address of a From value: `Name <a@b>` or `a@b`. */
+function mailDomain(from: string): string {
+  const address = /<([^>]*)>\s*$/.exec(from)?.[1] ?? from.trim();
+  return address.includes('@') ? address.slice(address.lastIndexOf('@') + 1) : '';
+}
+
+interface Refusal { setting: string; message: string }
+
+/**
+ * What production (PUBLIC_PROTOCOL=https) refuses to start with: settings that cannot work there (links and
+ * e-mails to localhost, a provider without the half that makes it work) or that are unsafe (test keys taking no
+ * money, cookies over plain http, a guessable secret). Each names the setting and what to do.
+ */
+export function productionRefusals(c: {
+  PUBLIC_HOST: string; PORT: number; API_ORIGIN: string; PAYMENTS_MODE: 'test' | 'live'; STRIPE_SECRET_KEY: string; STRIPE_PUBLISHABLE_KEY: string;
+  STRIPE_WEBHOOK_SECRET: string; STRIPE_API_BASE: string; PAYPAL_CLIENT_ID: string; PAYPAL_CLIENT_SECRET: string; PAYPAL_BASE_URL: string;
+  PAYPAL_WEBHOOK_ID: string; SMTP_URL: string; MAIL_FROM: string; APP_SECRET: string; COOKIE_SECURE: string; SESSION_COOKIE_DOMAIN: string;
+}): Refusal[] {
+  const out: Refusal[] = [];
+  const live = c.PAYMENTS_MODE === 'live';
+  if (live && /^(sk|rk)_test_/.test(c.STRIPE_SECRET_KEY)) {
+    out.push({ setting: 'STRIPE_SECRET_KEY', message: 'is a Stripe test key (sk_test_…) in live mode, so no money would be taken: use the live key (sk_live_…), or PAYMENTS_MODE=test with PAYMENTS_ALLOW_TEST_ON_HTTPS=true for a staging demo' });
+  }
+  if (live && /^pk_test_/.test(c.STRIPE_PUBLISHABLE_KEY)) {
+    out.push({ setting: 'STRIPE_PUBLISHABLE_KEY', message: 'is a Stripe test key (pk_test_…) in live mode: use the live key (pk_live_…)' });
+  }
+  if (c.STRIPE_SECRET_KEY && !c.STRIPE_WEBHOOK_SECRET) {
+    out.push({ setting: 'STRIPE_WEBHOOK_SECRET', message: 'is needed with STRIPE_SECRET_KEY under https: without it every Stripe webhook is refused and paid checkouts wait for the reconciler; set the whsec_… of your webhook endpoint(s)' });
+  }
+  if (/^http:/i.test(c.STRIPE_API_BASE)) {
+    out.push({ setting: 'STRIPE_API_BASE', message: 'is plain http under https: the secret key would travel unencrypted; leave it unset (https://api.stripe.com)' });
+  }
+  if (c.PAYPAL_CLIENT_ID && !c.PAYPAL_CLIENT_SECRET) {
+    out.push({ setting: 'PAYPAL_CLIENT_SECRET', message: 'is needed with PAYPAL_CLIENT_ID: PayPal refuses every call without it; set both from your PayPal app, or neither' });
+  }
+  if (c.PAYPAL_CLIENT_SECRET && !c.PAYPAL_CLIENT_ID) {
+    out.push({ setting: 'PAYPAL_CLIENT_ID', message: 'is needed with PAYPAL_CLIENT_SECRET: set both from your PayPal app, or neither' });
+  }
+  if (live && c.PAYPAL_CLIENT_ID && /sandbox/i.test(c.PAYPAL_BASE_URL)) {
+    out.push({ setting: 'PAYPAL_BASE_URL', message: 'is the PayPal sandbox (the default) in live mode, so no money would be taken: set PAYPAL_BASE_URL=https://api-m.paypal.com with your live PayPal keys' });
+  }
+  if (/^http:/i.test(c.PAYPAL_BASE_URL)) {
+    out.push({ setting: 'PAYPAL_BASE_URL', message: 'is plain http under https: the PayPal keys would travel unencrypted; use https://api-m.paypal.com' });
+  }
+  if (c.PAYPAL_CLIENT_ID && !c.PAYPAL_WEBHOOK_ID) {
+    out.push({ setting: 'PAYPAL_WEBHOOK_ID', message: 'is needed with PAYPAL_CLIENT_ID under https: without it PayPal webhooks cannot be verified and are refused; set the id PayPal gave your webhook endpoint' });
+  }
+  if (!c.SMTP_URL) {
+    out.push({ setting: 'SMTP_URL', message: 'must be set under https: without it every e-mail (sign-up links, confirmations) is only written to OUTBOX_DIR files; e.g. smtps://user:pass@smtp.example.com:465' });
+  }
+  if (isLocalHost(mailDomain(c.MAIL_FROM))) {
+    out.push({ setting: 'MAIL_FROM', message: 'is an address at localhost (the default): mail servers refuse or bin it; set it to an address at your domain, e.g. Courses <no-reply@courses.example.com>' });
+  }
+  if (isLocalHost(c.PUBLIC_HOST)) {
+    out.push({ setting: 'PUBLIC_HOST', message: 'must be the site\u2019s public host under https (e.g. courses.example.com): unset, every link in pages and e-mails points at localhost' });
+  }
+  if (c.API_ORIGIN && !/^https:\/\//i.test(c.API_ORIGIN)) {
+    out.push({ setting: 'API_ORIGIN', message: 'must be an https:// origin under https: a page on https cannot call an http API (mixed content), and cookies would travel unencrypted' });
+  }
+  if (c.COOKIE_SECURE === 'false') {
+    out.push({ setting: 'COOKIE_SECURE', message: 'false under https would send session cookies over plain http too: leave it auto (or true)' });
+  }
+  const cookieDomain = c.SESSION_COOKIE_DOMAIN.replace(/^\./, '').toLowerCase();
+  const host = hostOf(c.PUBLIC_HOST);
+  if (cookieDomain && host !== cookieDomain && !host.endsWith(`.${cookieDomain}`)) {
+    out.push({ setting: 'SESSION_COOKIE_DOMAIN', message: `${cookieDomain} is not ${host} nor a parent of it, so browsers would refuse the session cookie: leave it unset, or set a parent domain of PUBLIC_HOST` });
+  }
+  if (c.APP_SECRET.length >= APP_SECRET_MIN_PRODUCTION && c.APP_SECRET !== DEV_APP_SECRET && estimatedEntropyBits(c.APP_SECRET) < APP_SECRET_MIN_ENTROPY_BITS) {
+    out.push({ setting: 'APP_SECRET', message: 'has too little randomness (e.g. one character repeated) to keep tokens from being forged: use a random secret, e.g. openssl rand -base64 48' });
+  }
+  return out;
+}
 
 export type Config = z.infer<typeof configSchema>;
 

@@ -100,7 +100,7 @@ export function openDb(options: OpenOptions = {}): Db {
     }),
     plugins: [new CodecPlugin(true)],
   });
-  if (searchReader) rawHandles.set(db, { sqliteReader: reusingStatements(searchReader) });
+  if (searchReader) rawHandles.set(db, { sqliteReader: reusingStatements(searchReader), sqliteWriter: writer });
   return tag(db, 'sqlite');
 }
 
@@ -216,6 +216,12 @@ export function reusingStatements(sqlite: SQLite.Database, size = SQLITE_STATEME
  */
 export interface RawHandles {
   sqliteReader?: SQLite.Database;
+  /**
+   * SQLite's writer, for a write that is only a saving and must never wait (search storing the cards it computed):
+   * used only synchronously and only while no transaction is open on it (`inTransaction`), so it never slips into,
+   * or waits behind, the query builder's writes (db/sqlite-driver.ts).
+   */
+  sqliteWriter?: SQLite.Database;
   pgPool?: pg.Pool;
 }
 const rawHandles = new WeakMap<object, RawHandles>();

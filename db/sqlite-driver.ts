@@ -15,8 +15,9 @@
  *   the write lock up front, so it cannot fail half-way with SQLITE_BUSY_SNAPSHOT after reading), and a single
  *   write statement outside a transaction waits for the running transaction instead of slipping into it.
  *
- * SQLite is still one process's database: several processes on one file take turns for every write. PostgreSQL
- * is the engine for several server processes.
+ * Several processes on one machine may share the file (everything they coordinate is in it): their writes take
+ * turns on its one write lock, one at a time across all of them. PostgreSQL is the engine for servers on several
+ * machines, or for more writes at once than that lets through.
  */
 import type SQLite from 'better-sqlite3';
 import {

@@ -3,9 +3,12 @@
  *
  * Claiming is one UPDATE … WHERE id IN (due ids) that stamps a lease (owner + until); on PostgreSQL the due ids
  * are picked `FOR UPDATE SKIP LOCKED`, so two processes claiming at once take different messages, and on SQLite
- * the single writer makes the UPDATE atomic. The outcome is written only while the lease is still ours. A message
- * whose worker died is due again once its lease lapses (the lease outlasts every SMTP timeout), so nothing is lost;
- * no message is ever held by two workers at once, so none is sent twice by them.
+ * the single writer makes the UPDATE atomic. A pass claims one message at a time, right before sending it, and
+ * renews that lease while the send is in flight: a lease taken for a whole batch would lapse behind a slow mail
+ * server while its later messages waited their turn, and another worker would take and send them too. The outcome
+ * is written only while the lease is still ours. So, while its worker lives, no message is held by two workers
+ * and none is sent twice by them. A worker that dies mid-send leaves its message to be tried again once the lease
+ * lapses: delivery is at-least-once, and the retry carries the same Message-ID (transport.ts).
  *
  * A failed attempt is retried after MAIL_RETRY_SECONDS × 2^(attempts − 1) (at most 6 hours); after
  * MAIL_MAX_ATTEMPTS, or at once on a permanent SMTP refusal (5xx), the message is dead.
@@ -37,27 +40,35 @@ export function retryDelaySeconds(attempts: number, baseSeconds: number): number
   return Math.min(baseSeconds * 2 ** Math.max(0, attempts - 1), MAX_BACKOFF_SECONDS);
 }
 
-/** Takes up to `batch` due messages for `owner` until now + leaseSeconds. */
+/**
+ * Takes up to `batch` due messages for `owner` until now + leaseSeconds. The ids are picked first and the lease
+ * written to exactly those, in one transaction: PostgreSQL may run a `LIMIT … FOR UPDATE SKIP LOCKED` subquery
+ * inside `UPDATE … WHERE id IN (…)` once per row it looks at, and so claim every due message instead of `batch`.
+ */
 export async function claimDueMail(deps: Pick<Deps, 'db' | 'dialect'>, now: number, owner: string, batch: number, leaseSeconds: number): Promise<OutboxMessageRow[]> {
-  let due = deps.db
-    .selectFrom('outbox_messages')
-    .select('id')
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', now)
-    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-    .orderBy('next_attempt_at')
-    .orderBy('id')
-    .limit(batch);
-  if (deps.dialect === 'postgres') due = due.forUpdate().skipLocked();
-  return deps.db
-    .updateTable('outbox_messages')
-    .set({ lease_owner: owner, lease_until: now + leaseSeconds })
-    .where('id', 'in', due)
-    // Checked again by the UPDATE itself: a row another worker claimed between the pick and the write is left alone.
-    .where('status', '=', 'pending')
-    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-    .returningAll()
-    .execute();
+  return deps.db.transaction().execute(async (tx) => {
+    let due = tx
+      .selectFrom('outbox_messages')
+      .select('id')
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '<=', now)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+      .orderBy('next_attempt_at')
+      .orderBy('id')
+      .limit(batch);
+    if (deps.dialect === 'postgres') due = due.forUpdate().skipLocked();
+    const ids = (await due.execute()).map((r) => r.id);
+    if (ids.length === 0) return [];
+    return tx
+      .updateTable('outbox_messages')
+      .set({ lease_owner: owner, lease_until: now + leaseSeconds })
+      .where('id', 'in', ids)
+      // Checked again by the UPDATE itself: a row another worker claimed between the pick and the write is left alone.
+      .where('status', '=', 'pending')
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+      .returningAll()
+      .execute();
+  });
 }
 
 /** One pass: claims due messages and sends them. Returns how many it tried. */
@@ -66,15 +77,20 @@ export async function sendDueMail(deps: Deps, options: OutboxWorkerOptions = {})
   const owner = options.owner ?? defaultOwner;
   const leaseSeconds = options.leaseSeconds ?? Math.ceil(config.SMTP_TIMEOUT_SECONDS * 4) + 60;
   const transport = options.transport ?? transportFor(config);
-  const claimed = await claimDueMail(deps, deps.now(), owner, options.batch ?? 20, leaseSeconds);
-  for (const row of claimed) {
+  const batch = options.batch ?? 20;
+  let tried = 0;
+  while (tried < batch) {
+    const [row] = await claimDueMail(deps, deps.now(), owner, 1, leaseSeconds);
+    if (!row) break;
+    tried++;
     const attempts = Number(row.attempts) + 1;
     const from = row.from_address || config.MAIL_FROM;
+    const renewal = renewWhileSending(deps, row.id, owner, leaseSeconds);
     try {
       const delivery = await transport.send({
         id: row.id, createdAt: Number(row.created_at), from, to: row.to_address, replyTo: row.reply_to,
         subject: row.subject, text: row.text_body, html: row.html_body, tag: row.tag, attachments: decodeAttachments(row.attachments),
-      });
+      }).finally(() => renewal.stop());
       await deps.db
         .updateTable('outbox_messages')
         .set({
@@ -100,7 +116,22 @@ export async function sendDueMail(deps: Deps, options: OutboxWorkerOptions = {})
         .execute();
     }
   }
-  return claimed.length;
+  return tried;
+}
+
+/**
+ * Keeps a claimed message's lease ahead of the clock while its send is in flight (a send may last several SMTP
+ * timeouts), only while the lease is still ours. A renewal that fails is logged: the next one tries again.
+ */
+function renewWhileSending(deps: Pick<Deps, 'db' | 'now' | 'config'>, id: string, owner: string, leaseSeconds: number): { stop(): void } {
+  const timer = setInterval(() => {
+    deps.db.updateTable('outbox_messages').set({ lease_until: deps.now() + leaseSeconds })
+      .where('id', '=', id).where('lease_owner', '=', owner).where('status', '=', 'pending')
+      .execute()
+      .catch((error: unknown) => loggerFor(deps.config).info('mail lease not renewed', { id, error: String(error) }));
+  }, Math.max(250, (leaseSeconds * 1000) / 3));
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
 }
 
 const defaultOwner = `${process.pid}-${randomBytes(4).toString('hex')}`;

@@ -26,12 +26,14 @@ export async function loadPlan(q: Q, planId: string): Promise<PlanRow | undefine
 
 /**
  * Starts a membership inside the completing checkout's transaction: period 0 from `now`, the plan's credits,
- * the first payment with its receipt number. A pass never renews (no next attempt).
+ * the first payment with its receipt number. A pass never renews (no next attempt). Null when the learner already
+ * has a running membership of the plan: the database's unique index refuses the second even when two checkouts
+ * complete at the same moment (each saw no membership yet), and the caller gives the payment back.
  */
 export async function startMembership(q: Q, deps: Pick<Deps, 'dialect'>, input: {
   plan: PlanRow; userId: string; checkoutId: string; now: number; amount: number; currency: string;
   paymentMethod: string | null; provider: string | null; paymentId: string | null; customerId: string | null;
-}): Promise<MembershipRow> {
+}): Promise<MembershipRow | null> {
   const terms = planTerms(input.plan);
   const period = periodOf(input.now, terms, 0);
   const row: MembershipRow = {
@@ -43,7 +45,8 @@ export async function startMembership(q: Q, deps: Pick<Deps, 'dialect'>, input: 
     // A pass is looked at once more, when it runs out; a plan when its renewal falls due.
     next_attempt_at: period.end, claimed_at: null, created_at: input.now, updated_at: input.now,
   };
-  await q.insertInto('memberships').values(row).execute();
+  const inserted = await q.insertInto('memberships').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return null;
   await recordPayment(q, deps, row, { kind: 'join', index: 0, attempt: 1, start: period.start, end: period.end, ok: true, paymentId: input.paymentId, failure: null, now: input.now });
   return row;
 }

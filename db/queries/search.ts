@@ -24,6 +24,7 @@
  *
  * Usable at build time by pages: `searchCourses(db, {educatorRefs: [id], size: 11}, {now})`.
  */
+import type SQLite from 'better-sqlite3';
 import { CompiledQuery, PostgresAdapter, sql } from 'kysely';
 import { rawHandlesOf, type Db } from '../client.ts';
 import { isBusyError } from '../sqlite-driver.ts';
@@ -983,7 +984,18 @@ async function pageCards(
   return cards;
 }
 
+/**
+ * Keeps computed cards for later searches. Only a saving, so on SQLite it never waits for a lock: a search must not
+ * wait behind a writer (a checkout, another process's write transaction) to answer what it already has. The
+ * cards are written at once on the writer, in one synchronous transaction, when nothing holds the write lock; when
+ * this process has a transaction open, or another process holds the lock, they are left for a later search.
+ */
 async function storeCards(db: Db, fresh: Array<{ id: string; version: number | undefined } & PageCard>, now: number): Promise<void> {
+  const writer = rawHandlesOf(db)?.sqliteWriter;
+  if (writer) {
+    storeCardsNow(writer, fresh, now);
+    return;
+  }
   try {
     await db.transaction().execute(async (tx) => {
       for (const f of fresh) {
@@ -998,6 +1010,29 @@ async function storeCards(db: Db, fresh: Array<{ id: string; version: number | u
     });
   } catch {
     // Storing is only a saving: a busy or read-only database answers the search all the same.
+  }
+}
+
+function storeCardsNow(writer: SQLite.Database, fresh: Array<{ id: string; version: number | undefined } & PageCard>, now: number): void {
+  if (writer.inTransaction) return;
+  try {
+    // busy_timeout is 0 on this connection: a lock held elsewhere answers SQLITE_BUSY at once instead of waiting.
+    writer.prepare('begin immediate').run();
+  } catch (error) {
+    if (isBusyError(error)) return;
+    throw error;
+  }
+  try {
+    for (const f of fresh) {
+      if (f.version === undefined) writer.prepare('insert into search_cards (course_id) values (?) on conflict do nothing').run(f.id);
+      else {
+        writer.prepare('update search_cards set card = ?, upcoming = ?, computed_at = ? where course_id = ? and version = ?')
+          .run(f.card, JSON.stringify(f.upcoming), now, f.id, f.version);
+      }
+    }
+    writer.prepare('commit').run();
+  } catch {
+    if (writer.inTransaction) writer.prepare('rollback').run();
   }
 }
 

@@ -17,6 +17,7 @@ import { ownSiteOf, sharedCookieDomain } from '../../api/auth/site.ts';
 import { keepRedirect } from '../../api/routes/auth.ts';
 import { educatorRow } from './public-fixtures.ts';
 import type { Db } from '../../db/client.ts';
+import { PRODUCTION_ENV } from '../helpers/production-env.ts';
 
 /** The minisite these tests use: its origin is ours only while an educator has the slug. */
 async function addAcme(db: Db) {
@@ -369,7 +370,7 @@ describe('embed login without third-party cookies', () => {
 
 describe('shared cookie mode (a PUBLIC_HOST with a parent domain)', () => {
   it('sets the session cookie on the parent domain, Secure, and needs no hand-off', async () => {
-    const shared = await startTestServer({ PUBLIC_HOST: 'marketplace.example', PUBLIC_PROTOCOL: 'https', APP_SECRET: 'x'.repeat(48), OUTBOX_DIR: mkdtempSync(join(tmpdir(), 'mkt-outbox-')) });
+    const shared = await startTestServer({ ...PRODUCTION_ENV, PUBLIC_HOST: 'marketplace.example', MAIL_FROM: 'Marketplace <no-reply@marketplace.example>', OUTBOX_DIR: mkdtempSync(join(tmpdir(), 'mkt-outbox-')) });
     try {
       await addAcme(shared.db);
       const { user } = await signUpAndLogin(shared);

@@ -14,7 +14,7 @@ import { lastMailTo, signUpAndLogin, uniqueEmail } from '../helpers/auth.ts';
 import { deliverMail } from '../helpers/mail.ts';
 import { headerOf, refusingSmtpUrl, startFakeSmtp, type FakeSmtp } from '../helpers/fake-smtp.ts';
 import { queueMail } from '../../api/mail/index.ts';
-import { listFailedMail, resendMail, retryDelaySeconds, sendDueMail } from '../../api/mail/worker.ts';
+import { claimDueMail, listFailedMail, resendMail, retryDelaySeconds, sendDueMail } from '../../api/mail/worker.ts';
 import { mailCli } from '../../api/mail/cli.ts';
 import { CARDS, IDS, OFFERS, client, contactPayload, payWithCard, seedCheckoutCatalogue } from './checkout-fixtures.ts';
 
@@ -228,6 +228,40 @@ describe('several workers', () => {
     const rows = await s.db.selectFrom('outbox_messages').select(['status', 'attempts']).where('id', 'in', ids).execute();
     expect(rows.every((r) => r.status === 'sent' && Number(r.attempts) === 1)).toBe(true);
   });
+
+  it('a claim takes at most the batch asked for, however many are due', async () => {
+    const s = await server();
+    for (let i = 0; i < 5; i++) await queueMail(s.db, { to: `batch-${i}@example.com`, subject: `Batch ${i}`, text: 'x' }, { now: s.now });
+    expect(await claimDueMail(s.deps, s.now, 'worker-a', 2, 60)).toHaveLength(2);
+    expect(await claimDueMail(s.deps, s.now, 'worker-b', 1, 60)).toHaveLength(1);
+    expect(await claimDueMail(s.deps, s.now, 'worker-c', 20, 60)).toHaveLength(2);
+  });
+
+  it('a slow SMTP server: two workers draining at once send each message once, though a pass takes longer than a lease', async () => {
+    // Each message takes the server 400 ms; the lease is 2 s, so a pass over 12 messages outlasts any lease it took first.
+    const slow = await startFakeSmtp('accept', { dataDelayMs: 400 });
+    smtps.push(slow);
+    const s = await server({ SMTP_URL: slow.url });
+    // The real clock: the leases lapse while the workers run.
+    s.setNow(null);
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) ids.push(await queueMail(s.db, { to: `slow-${i}@example.com`, subject: `Slow ${i}`, text: 'x' }, { now: Math.floor(Date.now() / 1000) }));
+    const pending = async () => (await s.db.selectFrom('outbox_messages').select('id').where('id', 'in', ids).where('status', '=', 'pending').execute()).length;
+    // A worker as the background job runs it: a pass, and when nothing was due a short wait, until the outbox is empty.
+    const worker = async (owner: string, startAfterMs: number) => {
+      await new Promise((ok) => setTimeout(ok, startAfterMs));
+      const until = Date.now() + 20_000;
+      while (Date.now() < until && (await pending()) > 0) {
+        if ((await sendDueMail(s.deps, { owner, batch: 20, leaseSeconds: 2 })) === 0) await new Promise((ok) => setTimeout(ok, 100));
+      }
+    };
+    await Promise.all([worker('worker-a', 0), worker('worker-b', 50)]);
+    const subjects = slow.messages.map((m) => headerOf(m, 'Subject'));
+    expect(new Set(subjects).size).toBe(12);
+    expect(subjects).toHaveLength(12);
+    const rows = await s.db.selectFrom('outbox_messages').select(['status', 'attempts']).where('id', 'in', ids).execute();
+    expect(rows.every((r) => r.status === 'sent' && Number(r.attempts) === 1)).toBe(true);
+  }, 30_000);
 
   it('a claimed message is not taken by another worker until its lease lapses', async () => {
     const s = await server();

@@ -1,13 +1,14 @@
 /**
- * The scale-out path: TWO real server processes (node --import tsx api/server.ts) on ONE PostgreSQL database,
- * each running its own background jobs (api/jobs.ts). Across them at once:
+ * TWO real server processes (node --import tsx api/server.ts) on ONE database — a SQLite file, or PostgreSQL when
+ * TEST_DATABASE_URL is set — each running its own background jobs (api/jobs.ts). Across them at once:
  * - learners race for the last spaces of an occurrence, paying on one process and confirming on the other:
  *   exactly as many bookings as spaces, never below zero, no 5xx;
  * - wrong passwords for one address on both processes: exactly the limit's worth are checked, then 429 on both, no 5xx;
  * - every e-mail those requests queued is sent exactly once, by one process or the other (a local SMTP server
  *   counts them by Message-ID);
  * - holds that lapsed while no process ran are released by the processes' hold sweepers exactly once.
- * PostgreSQL only: SQLite is one process's database (README), tests/api/sqlite-busy.test.ts covers it.
+ * On SQLite the processes' writes take turns on the file's write lock (README, DATABASE_URL); tests/api/sqlite-busy.test.ts
+ * covers a lock held for long.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,7 +22,6 @@ import { freePort } from '../helpers/ports.ts';
 import { headerOf, startFakeSmtp, type FakeSmtp } from '../helpers/fake-smtp.ts';
 import { CARDS, IDS, booker, OFFERS, client, contactPayload, payWithCard, seedCheckoutCatalogue } from './checkout-fixtures.ts';
 
-const pgUrl = process.env.TEST_DATABASE_URL;
 const SPACES = 5;
 const LEARNERS = 12;
 const LAPSED = 3;
@@ -76,7 +76,6 @@ function record<T extends { status: number }>(r: T): T {
 }
 
 beforeAll(async () => {
-  if (!pgUrl) return;
   testDb = await createTestDb();
   work = mkdtempSync(join(tmpdir(), 'multi-process-'));
   smtp = await startFakeSmtp('accept');
@@ -105,7 +104,6 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  if (!pgUrl) return;
   await Promise.all(procs.map(stopProcess));
   await local?.close();
   await smtp?.close();
@@ -113,7 +111,7 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-describe.skipIf(!pgUrl)('two server processes on one PostgreSQL database (set TEST_DATABASE_URL to run: several processes are PostgreSQL-only)', () => {
+describe(`two server processes on one ${process.env.TEST_DATABASE_URL ? 'PostgreSQL database' : 'SQLite file'}`, () => {
   it('lapsed holds are released once by the two processes\' hold sweepers', async () => {
     await expect.poll(async () => (await testDb.db.selectFrom('space_holds').select('status').where('occurrence_id', '=', IDS.classOcc2).execute())
       .every((h) => h.status === 'released'), { timeout: 20_000 }).toBe(true);

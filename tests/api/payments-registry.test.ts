@@ -15,6 +15,7 @@ import { TestWalletProvider } from '../../api/payments/test-wallet.ts';
 import { TestPaymentProvider } from '../../api/payments/test-provider.ts';
 import { client, contactPayload, IDS, OFFERS, seedCheckoutCatalogue } from './checkout-fixtures.ts';
 import { signUpAndLogin } from '../helpers/auth.ts';
+import { PRODUCTION_ENV } from '../helpers/production-env.ts';
 
 let testDb: TestDb;
 beforeAll(async () => {
@@ -34,13 +35,13 @@ const liveNone = loadConfig({ PAYMENTS_MODE: 'live' });
 describe('PAYMENTS_MODE', () => {
   it('is test on http and live on https unless set', () => {
     expect(loadConfig({}).PAYMENTS_MODE).toBe('test');
-    expect(loadConfig({ PUBLIC_PROTOCOL: 'https', APP_SECRET: 'x'.repeat(48) }).PAYMENTS_MODE).toBe('live');
+    expect(loadConfig({ ...PRODUCTION_ENV }).PAYMENTS_MODE).toBe('live');
     expect(loadConfig({ PAYMENTS_MODE: 'live' }).PAYMENTS_MODE).toBe('live');
   });
 
   it('refuses test payments under https at start-up, unless a staging demo allows them explicitly', () => {
-    expect(() => loadConfig({ PUBLIC_PROTOCOL: 'https', PAYMENTS_MODE: 'test', APP_SECRET: 'x'.repeat(48) })).toThrow(/PAYMENTS_MODE.*test payments under https/);
-    expect(loadConfig({ PUBLIC_PROTOCOL: 'https', PAYMENTS_MODE: 'test', PAYMENTS_ALLOW_TEST_ON_HTTPS: 'true', APP_SECRET: 'x'.repeat(48) }).PAYMENTS_MODE).toBe('test');
+    expect(() => loadConfig({ ...PRODUCTION_ENV, PAYMENTS_MODE: 'test' })).toThrow(/PAYMENTS_MODE.*test payments under https/);
+    expect(loadConfig({ ...PRODUCTION_ENV, PAYMENTS_MODE: 'test', PAYMENTS_ALLOW_TEST_ON_HTTPS: 'true' }).PAYMENTS_MODE).toBe('test');
   });
 
   it('refuses a live Stripe secret key without its publishable key (the card form could not load)', () => {

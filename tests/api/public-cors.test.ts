@@ -3,6 +3,7 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { isAllowedOrigin } from '../../api/http/cors.ts';
 import { loadConfig } from '../../api/config.ts';
 import { NOW, TEST_ENV, expectProblem, insertPublicFixtures, postJson } from './public-fixtures.ts';
+import { PRODUCTION_ENV } from '../helpers/production-env.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -107,7 +108,7 @@ describe('CORS on /api', () => {
 
 describe('isAllowedOrigin', () => {
   it('follows PUBLIC_PROTOCOL, PUBLIC_HOST (default ports dropped) and API_ORIGIN', () => {
-    const config = loadConfig({ PUBLIC_HOST: 'courses.example', PUBLIC_PROTOCOL: 'https', APP_SECRET: 'x'.repeat(48), API_ORIGIN: 'https://api.courses.example', ADMIN_HOST: 'admin.courses.example' });
+    const config = loadConfig({ ...PRODUCTION_ENV, PUBLIC_HOST: 'courses.example', API_ORIGIN: 'https://api.courses.example', ADMIN_HOST: 'admin.courses.example' });
     expect(isAllowedOrigin('https://courses.example', config)).toBe(true);
     expect(isAllowedOrigin('https://courses.example:443', config)).toBe(true);
     expect(isAllowedOrigin('https://clay.courses.example', config)).toBe(true);

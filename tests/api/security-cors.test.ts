@@ -6,10 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { rawRequest } from '../helpers/auth.ts';
 import { NOW, insertPublicFixtures } from './public-fixtures.ts';
+import { PRODUCTION_ENV } from '../helpers/production-env.ts';
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ PUBLIC_HOST: 'courses.example', PUBLIC_PROTOCOL: 'https', APP_SECRET: 'a-long-random-production-secret-0123456789', ADMIN_HOST: 'admin.courses.example' });
+  server = await startTestServer({ ...PRODUCTION_ENV, PUBLIC_HOST: 'courses.example', ADMIN_HOST: 'admin.courses.example' });
   server.setNow(NOW);
   await insertPublicFixtures(server.db);
 });

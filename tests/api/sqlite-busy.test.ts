@@ -10,12 +10,14 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { createTestDb, type TestDb } from '../helpers/db.ts';
 import { uniqueEmail } from '../helpers/auth.ts';
 import { openDb, type Db } from '../../db/client.ts';
 import { DatabaseBusyError } from '../../db/sqlite-driver.ts';
 import { queueMail } from '../../api/mail/index.ts';
+import { insertPublicFixtures } from './public-fixtures.ts';
 
 const onPostgres = !!process.env.TEST_DATABASE_URL;
 
@@ -127,6 +129,39 @@ describe.skipIf(onPostgres)('SQLite under another process\'s write lock (SQLite 
     // Nothing half-done was left behind by the refused writes.
     expect(await hasty.db.selectFrom('outbox_messages').selectAll().where('to_address', 'in', ['never@example.com', 'x@example.com']).execute()).toEqual([]);
   });
+
+  it('a search does not wait for another process\'s write lock, nor behind this process\'s writes waiting for it', async () => {
+    // The server waits for a lock far longer than this test runs; searches must not wait at all.
+    const s = await server(120_000);
+    await insertPublicFixtures(s.db);
+    await sql`update search_cards set card = null`.execute(s.db);
+    const lock = await holdWriteLock(testDb.url);
+    // A write of this process waits for the same lock all along (as under load: a checkout, a sign-up).
+    let writeAnswered = false;
+    const waiting = magicLink(s).then((res) => {
+      writeAnswered = true;
+      return res;
+    });
+    try {
+      // Each search computes cards none has stored yet (it would store them): the answer still comes at once.
+      for (const query of ['pottery', 'course', '']) {
+        const started = Date.now();
+        const res = await fetch(`${s.url}/api/courses/search?query=${query}`);
+        expect(res.status).toBe(200);
+        expect((await res.json()).results.length).toBeGreaterThan(0);
+        // Generous (a search here takes tens of ms): the point is that it does not wait for the lock.
+        expect(Date.now() - started).toBeLessThan(1000);
+      }
+      expect(writeAnswered).toBe(false);
+    } finally {
+      await lock.release();
+    }
+    expect((await waiting).status).toBe(202);
+    // Once the lock is gone the next search stores the cards it computes.
+    expect((await fetch(`${s.url}/api/courses/search?query=`)).status).toBe(200);
+    const stored = await sql<{ n: number }>`select count(*) as n from search_cards where card is not null`.execute(s.db);
+    expect(Number(stored.rows[0]!.n)).toBeGreaterThan(0);
+  }, 30_000);
 
   it('two handles on one file (as two processes): transactions that await in the middle take turns, none fails', async () => {
     const a = handle(5000).db;

@@ -1,7 +1,8 @@
 /**
  * A tiny SMTP server on a loopback port for outbox tests:
  * - 'accept': speaks just enough SMTP (greeting, EHLO, MAIL, RCPT, DATA, RSET, QUIT) and keeps each message;
- * - 'silent': accepts connections and never says a word (a mail server that hangs).
+ * - 'silent': accepts connections and never says a word (a mail server that hangs);
+ * - `dataDelayMs` (with 'accept'): a slow server, answering each message's DATA only after that long.
  * `refusingSmtpUrl()` is an address where nothing listens (connections refused).
  */
 import { createServer, type Socket } from 'node:net';
@@ -16,7 +17,7 @@ export interface FakeSmtp {
   close(): Promise<void>;
 }
 
-export async function startFakeSmtp(mode: 'accept' | 'silent'): Promise<FakeSmtp> {
+export async function startFakeSmtp(mode: 'accept' | 'silent', options: { dataDelayMs?: number } = {}): Promise<FakeSmtp> {
   const sockets = new Set<Socket>();
   const state: FakeSmtp = { url: '', messages: [], connections: 0, close: async () => {} };
   const server = createServer((socket) => {
@@ -37,7 +38,8 @@ export async function startFakeSmtp(mode: 'accept' | 'silent'): Promise<FakeSmtp
           state.messages.push(data + buffer.slice(0, end));
           buffer = buffer.slice(end + 5);
           data = null;
-          socket.write('250 2.0.0 queued\r\n');
+          if (options.dataDelayMs) setTimeout(() => socket.writable && socket.write('250 2.0.0 queued\r\n'), options.dataDelayMs);
+          else socket.write('250 2.0.0 queued\r\n');
           continue;
         }
         const eol = buffer.indexOf('\r\n');

@@ -6,7 +6,7 @@
 import { defineFlow, defineStep } from '../definition.ts';
 import { paymentStep } from '../steps/payment.ts';
 import { confirmationStep } from '../steps/common.ts';
-import { assertNotMember, planOf, planSelection, planStep } from '../steps/plan.ts';
+import { alreadyMemberProblem, assertNotMember, planOf, planSelection, planStep } from '../steps/plan.ts';
 import { documentToken } from '../ids.ts';
 import { checkoutCost } from '../context.ts';
 import { loadPlan, startMembership } from '../../memberships/service.ts';
@@ -49,6 +49,9 @@ export const membershipFlow = defineFlow({
       plan, userId: base.user_id, checkoutId: ctx.row.id, now, amount: base.total_cost, currency: base.currency,
       paymentMethod: pay.method, provider: ctx.row.payment_provider, paymentId: pay.paymentId ?? null, customerId: null,
     });
+    // Another checkout of this plan completed for the learner at the same moment: nothing is recorded, and the
+    // engine refunds this payment (a problem thrown here rolls the transaction back).
+    if (!membership) throw new ProblemError(alreadyMemberProblem());
     const provider = ctx.row.payment_provider;
     const paymentId = pay.paymentId ?? null;
     ctx.after.push(async () => {

@@ -19,6 +19,7 @@ import { STAY, action, defineStep, type Prepared } from '../definition.ts';
 import { entry, setEntry, type Ctx, type PaymentStepState } from '../context.ts';
 import { complete, enterPayment, holdForSelection } from '../outcomes.ts';
 import { releaseHold } from '../holds.ts';
+import { assertNotMember, planOf } from './plan.ts';
 import { newId } from '../ids.ts';
 
 function fail(problem: Problem): never {
@@ -163,8 +164,11 @@ async function paymentSuccessful(ctx: Ctx, payload: { payment_intent_client_secr
   // A provider whose orders we capture speaks the wallet provider's errors (spec 8), under its own name.
   const wallet = !!provider.capturePayment;
   if (payment.status === 'refunded') {
-    // Refunded by the provider event because the outcome could not be recorded: say why (e.g. sold out).
+    // Refunded by the provider event because the outcome could not be recorded: say why (e.g. sold out, or the
+    // plan joined meanwhile by another checkout of the learner's).
     await holdForSelection(ctx, { capped: true });
+    const plan = planOf(ctx);
+    if (plan) await assertNotMember(ctx, plan.planId, ctx.row.user_id);
     fail(problems.cardProvider({ type: 'api_error', message: 'This payment was refunded. Please pay again.' }));
   }
   if (!isPaymentSuccessful(payment.status)) {

@@ -28,9 +28,12 @@ export async function assertNotMember(ctx: Ctx, planId: string, userId: string |
   if (!userId) return;
   const existing = await ctx.q.selectFrom('memberships').select('id').where('user_id', '=', userId).where('plan_id', '=', planId)
     .where('status', 'in', ['active', 'past_due']).executeTakeFirst();
-  if (existing) {
-    throw new ProblemError(problems.validation([{ key: 'payload.planId', name: 'Plan', message: 'is already one of your memberships' }]));
-  }
+  if (existing) throw new ProblemError(alreadyMemberProblem());
+}
+
+/** The learner already has a running membership of this plan (found before, or refused by the database at the insert). */
+export function alreadyMemberProblem() {
+  return problems.validation([{ key: 'payload.planId', name: 'Plan', message: 'is already one of your memberships' }]);
 }
 
 export const planStep = defineStep({
