@@ -143,7 +143,7 @@ export const configSchema = z.object({
     ctx.addIssue({ code: 'custom', path: ['STRIPE_PUBLISHABLE_KEY'], message: 'is needed with STRIPE_SECRET_KEY: the card form loads Stripe.js with it' });
   }
   if (c.PUBLIC_PROTOCOL === 'https') {
-    for (const refusal of productionRefusals(c)) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [refusal.setting], message: refusal.message });
+    for (const refusal of productionRefusals(c)) ctx.addIssue({ code: 'custom', path: [refusal.setting], message: refusal.message });
   }
 });
 

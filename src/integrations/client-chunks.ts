@@ -92,32 +92,36 @@ export default function clientChunks(): AstroIntegration {
     name: 'client-chunks',
     hooks: {
       'astro:config:setup': ({ updateConfig }) => {
-        let moduleIds: string[] = [];
+        let groups: Groups | null = null;
         // One plugin serves every build environment (Vite 8): only the browser's ('client') is regrouped.
         const isClient = (context: { environment?: { name: string } }) => context.environment?.name === 'client';
+        /**
+         * One Rolldown group per chunk, in chunkFor's order of precedence. Rolldown takes a group's modules with their
+         * dependencies, highest priority first, and a module taken is removed from the groups after it: so `site`
+         * keeps what it shares with the course islands, as chunkFor says (with one group whose name is a function,
+         * the first chunk named took the shared modules, and every page loaded the course chunk).
+         */
+        const order = ['react', 'stores', 'site', 'listing', 'course'] as const;
         updateConfig({
           vite: {
             plugins: [
               {
                 name: 'client-chunks',
                 apply: 'build',
-                // Every module of the client build, for the groups: the chunking context only answers about one
-                // module at a time.
+                // The groups need the whole module graph, which the plugin context has once the build is over.
                 buildEnd() {
-                  if (isClient(this)) moduleIds = [...this.getModuleIds()];
+                  if (!isClient(this)) return;
+                  const ids = [...this.getModuleIds()];
+                  groups = groupsOf({ getModuleIds: () => ids, getModuleInfo: (id) => this.getModuleInfo(id) });
                 },
                 outputOptions(options: Rolldown.OutputOptions) {
                   if (!isClient(this)) return null;
-                  let groups: Groups | null = null;
                   options.codeSplitting = {
-                    groups: [
-                      {
-                        name(id, context) {
-                          groups ??= groupsOf({ getModuleIds: () => moduleIds, getModuleInfo: (m) => context.getModuleInfo(m) });
-                          return chunkFor(id, groups);
-                        },
-                      },
-                    ],
+                    groups: order.map((name, i) => ({
+                      name,
+                      priority: order.length - i,
+                      test: (id: string) => !!groups && chunkFor(id, groups) === name,
+                    })),
                   };
                   return options;
                 },
