@@ -9,9 +9,9 @@
  *   others' guesses have spent it, a learner who has not been guessing is still checked, and only a wrong code
  *   answers 429;
  * - enquiries: accepted enquiries per client and per educator, each hour;
- * - analytics events: per client, and per client and target (event, educator, course); the
- *   'Enquriy Sumbitted' event is held to the enquiry limits (no honest visitor sends more events
- *   than enquiries).
+ * - analytics events: per client, and per client and target (event, educator, course). The
+ *   'Enquriy Sumbitted' event is not counted from clients at all: the enquiry records it
+ *   (api/routes/analytics.ts).
  */
 import type { Context } from 'hono';
 import type { AppEnv } from '../app.ts';
@@ -37,15 +37,9 @@ export function enquiryRules(c: Context<AppEnv>, educatorId: string): RateRule[]
   ];
 }
 
-export function analyticsRules(c: Context<AppEnv>, event: string, educatorId: string, courseId: string | null, enquiryEvent: boolean): RateRule[] {
+export function analyticsRules(c: Context<AppEnv>, event: string, educatorId: string, courseId: string | null): RateRule[] {
   const config = c.var.deps.config;
   const ip = clientIp(c);
-  if (enquiryEvent) {
-    return [
-      { bucket: ipBucket('enquiry-event', ip), limit: config.RATE_LIMIT_ENQUIRY_PER_IP, windowSeconds: HOUR },
-      { bucket: keyBucket('enquiry-event', 'educator', educatorId), limit: config.RATE_LIMIT_ENQUIRY_PER_EDUCATOR, windowSeconds: HOUR, shared: true },
-    ];
-  }
   return [
     { bucket: ipBucket('analytics', ip), limit: config.RATE_LIMIT_ANALYTICS_PER_IP, windowSeconds: QUARTER },
     { bucket: keyBucket('analytics', 'target', `${ip}\n${event}\n${educatorId}\n${courseId ?? ''}`), limit: config.RATE_LIMIT_ANALYTICS_PER_TARGET, windowSeconds: QUARTER },
