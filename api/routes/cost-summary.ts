@@ -123,7 +123,7 @@ async function memberPreview(
   const user = c.var.user;
   if (!user || !cat.sellsMemberships || !selected.some((l) => l.quantity > 0)) return [];
   const { db } = c.var.deps;
-  const member = await benefitsFor(db, { userId: user.id, educatorId: cat.educator.id, courseId: cat.course.id, now: () => membershipNow(c.var.deps, db) });
+  const member = await benefitsFor(db, { userId: user.id, educatorId: cat.educator.id, courseId: cat.course.id, now: () => membershipNow(c.var.deps, db, user.id) });
   if (!member) return [];
   const lines = selected.map((l) => {
     const offer = offers.find((o) => o.id === l.offerId);
