@@ -232,7 +232,7 @@ export async function memberOf(ctx: Ctx): Promise<MemberBenefits | null> {
   const userId = ctx.row.user_id ?? ctx.user?.id ?? null;
   const course = ctx.cat.course;
   ctx.member = userId && course && ctx.cat.sellsMemberships
-    ? await benefitsFor(ctx.q, { userId, educatorId: ctx.cat.educator.id, courseId: course.id, now: () => membershipNow(ctx.deps, ctx.q) })
+    ? await benefitsFor(ctx.q, { userId, educatorId: ctx.cat.educator.id, courseId: course.id, now: () => membershipNow(ctx.deps, ctx.q, userId) })
     : null;
   return ctx.member;
 }

@@ -207,6 +207,7 @@ async function settleLogin(ctx: Ctx): Promise<boolean> {
   if (ctx.user && ctx.row.current_step === 'login' && ctx.row.status === 'open') {
     const first = flowSteps(ctx.flow).afterLogin[0]!;
     ctx.row.current_step = first;
+    bindOnEntry(ctx, first);
     // Arriving there is entering it, as advancing would (a flow whose first after-login step is Payment fixes its
     // total and holds here).
     await stepObject(ctx, first)?.enter?.(ctx);
@@ -385,7 +386,7 @@ export async function submitResponse(deps: Deps, user: SessionUser | null, id: s
       await providerNamed(deps, prepared.provider)?.refundPayment(prepared.payment.id);
     }
     // A checkout past its hold cap is closed (its spaces and provider payment released): the learner starts again.
-    if (error instanceof ProblemError && error.problem.type === problemType(HOLD_LAPSED_SLUG)) await closeCheckout(deps, null, id);
+    if (error instanceof ProblemError && error.problem.type === problemType(HOLD_LAPSED_SLUG)) await closeCheckout(deps, SERVER, id);
     throw error;
   }
   await runAfter(ctx);
@@ -415,12 +416,25 @@ async function apply(ctx: Ctx, name: string, bound: BoundAction, prepared: Prepa
   if (!step || !Object.hasOwn(step.actions, name) || !(await stepsOf(ctx)).includes(current)) fail(problems.checkoutSubmission());
   // The first action of an after-login step binds the checkout to the learner, whatever the step (a flow without
   // Contact Info — gift voucher, membership — records its outcome for them too).
-  if (ctx.user && !ctx.row.user_id && isAfterLoginStep(ctx.flow, current)) {
+  bindToLearner(ctx, current);
+  const result = await bound.run(ctx, prepared);
+  if (result === 'advance') await advance(ctx, current);
+}
+
+/**
+ * An after-login step binds the checkout to the learner: from then on only that learner may see, change or abandon
+ * it. Payment from the moment it is entered (it holds spaces and money before the learner acts on it: a flow whose
+ * first after-login step is Payment); any other at its first action.
+ */
+function bindOnEntry(ctx: Ctx, step: StepId): void {
+  if (step === 'payment') bindToLearner(ctx, step);
+}
+
+function bindToLearner(ctx: Ctx, step: StepId): void {
+  if (ctx.user && !ctx.row.user_id && isAfterLoginStep(ctx.flow, step)) {
     ctx.row.user_id = ctx.user.id;
     ctx.row.student_id = ctx.user.studentId;
   }
-  const result = await bound.run(ctx, prepared);
-  if (result === 'advance') await advance(ctx, current);
 }
 
 /** Moves to the step after `from`, entering it (Payment fixes the total and holds; Confirmation records the outcome). */
@@ -428,6 +442,7 @@ async function advance(ctx: Ctx, from: StepId): Promise<void> {
   const next = nextStep(await stepsOf(ctx), from);
   if (!next) fail(problems.checkoutSubmission());
   ctx.row.current_step = next;
+  bindOnEntry(ctx, next);
   await stepObject(ctx, next)?.enter?.(ctx);
 }
 
@@ -494,17 +509,26 @@ export async function handlePaymentEvent(
   return result;
 }
 
-/** Abandoning gives the spaces back at once (instead of when the hold expires). */
+/**
+ * Abandoning gives the spaces back at once (instead of when the hold expires). Only the checkout's owner may: the
+ * learner it is bound to, with their session; a checkout not yet bound to anyone (before login: it holds nothing and
+ * has no payment) is reachable by its random id, as it is for reading and submitting.
+ */
 export async function abandonCheckout(deps: Deps, user: SessionUser | null, id: string): Promise<CheckoutState> {
-  const ctx = await closeCheckout(deps, user, id);
+  const ctx = await closeCheckout(deps, { user }, id);
   return toState(withHandle(ctx, deps.db));
 }
 
-/** Closes an open checkout: releases its hold, cancels its provider payment. `user` null: the server's own doing. */
-async function closeCheckout(deps: Deps, user: SessionUser | null, id: string): Promise<Ctx> {
+/** The server closing a checkout of its own accord (a hold past its cap), whoever's it is. */
+const SERVER = 'server' as const;
+
+/** Closes an open checkout: releases its hold, cancels its provider payment. */
+async function closeCheckout(deps: Deps, by: { user: SessionUser | null } | typeof SERVER, id: string): Promise<Ctx> {
+  const user = by === SERVER ? null : by.user;
   const ctx = await deps.db.transaction().execute(async (tx) => {
     const locked = await lockRow(tx, deps, id);
-    if (!locked || (user !== null && !visibleTo(locked.row, user))) fail(checkoutNotFoundProblem());
+    // The id travels in URLs (analytics, the embedding site): knowing it is not owning the checkout.
+    if (!locked || (by !== SERVER && !visibleTo(locked.row, user))) fail(checkoutNotFoundProblem());
     if (locked.row.status !== 'open') fail(problems.checkoutSubmission());
     const inner = await loadCtx(deps, tx, locked, user);
     if (inner.row.current_step === 'payment') await leavePayment(inner);

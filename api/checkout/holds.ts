@@ -27,7 +27,51 @@ export interface HoldRequest {
   voucherId: string | null;
 }
 
-export type HoldFailure = { kind: 'spaces'; available: number } | { kind: 'voucher' } | { kind: 'lapsed' };
+/** `lapsed`: past the cap; `againAt`, when the learner's cap on this date has ended and they must wait until then. */
+export type HoldFailure = { kind: 'spaces'; available: number } | { kind: 'voucher' } | { kind: 'lapsed'; againAt?: number };
+
+/**
+ * The end of a learner's hold time on one date (`scope`: `occurrence:{id}`, `voucher:{id}`, `gift-card:{id}`),
+ * whatever checkout holds it: a new checkout does not start the clock again. The cap's clock starts at the learner's
+ * first hold there; once it has run out, that learner may not hold there again for as long again (other learners'
+ * turn), then a new cap begins. Answers `{ end }` (hold until then) or `{ end, againAt }` (nothing may be held now).
+ * One read of a primary key while a cap runs; a write only when one begins.
+ */
+export async function holderCapEnd(
+  q: Q, input: { holder: string; scope: string; now: number; maxSeconds: number },
+): Promise<{ end: number; againAt?: number }> {
+  const { holder, scope, now, maxSeconds } = input;
+  const read = () => q.selectFrom('hold_caps').select('started_at').where('holder', '=', holder).where('scope', '=', scope).executeTakeFirst();
+  let row = await read();
+  if (!row || now >= Number(row.started_at) + 2 * maxSeconds) {
+    // A cap begins (or begins again after its rest): concurrent first holds of one learner agree on one start.
+    await q.insertInto('hold_caps').values({ holder, scope, started_at: now })
+      .onConflict((oc) => oc.columns(['holder', 'scope']).doUpdateSet({ started_at: now }).where('hold_caps.started_at', '<=', now - 2 * maxSeconds))
+      .execute();
+    row = await read();
+  }
+  const end = Number(row?.started_at ?? now) + maxSeconds;
+  return now < end ? { end } : { end, againAt: end + maxSeconds };
+}
+
+/**
+ * A learner's hold turned into a booking or an order: their time on what it held starts afresh (the cap limits
+ * holding without buying, and a learner booking the same date again later is not made to wait).
+ */
+export async function endHolderCaps(q: Q, holder: string, scopes: string[]): Promise<void> {
+  if (scopes.length === 0) return;
+  await q.deleteFrom('hold_caps').where('holder', '=', holder).where('scope', 'in', scopes).execute();
+}
+
+/** What a hold of spaces (else a voucher's use) is capped on: the scope of holderCapEnd. */
+export function holdScope(hold: { occurrenceId: string | null; spaces: number; voucherId: string | null }): string | null {
+  return hold.occurrenceId && hold.spaces > 0 ? `occurrence:${hold.occurrenceId}` : hold.voucherId ? `voucher:${hold.voucherId}` : null;
+}
+
+/** Who holds: the learner (every hold is taken at Payment, after login), else the checkout alone. */
+export function holderOf(userId: string | null | undefined, checkoutId: string): string {
+  return userId ? `user:${userId}` : `checkout:${checkoutId}`;
+}
 
 export async function lockOccurrence(q: Q, dialect: Dialect, occurrenceId: string): Promise<void> {
   if (dialect !== 'postgres') return;
@@ -183,14 +227,21 @@ export async function currentHold(q: Q, checkoutId: string): Promise<SpaceHoldRo
 export async function acquireHold(
   q: Q,
   dialect: Dialect,
-  input: { checkoutId: string; now: number; ttlSeconds: number; maxSeconds?: number } & HoldRequest,
+  input: { checkoutId: string; now: number; ttlSeconds: number; maxSeconds?: number; holder?: string } & HoldRequest,
 ): Promise<{ ok: true; hold: SpaceHoldRow } | { ok: false; failure: HoldFailure }> {
   const { checkoutId, now } = input;
   const existing = await currentHold(q, checkoutId);
   // The cap runs from the checkout's first hold (the row is kept across release and renewal), so neither
-  // renewing nor going back and forth keeps spaces from other learners longer than maxSeconds.
-  const capEnd = input.maxSeconds === undefined ? Infinity : Number(existing?.created_at ?? now) + input.maxSeconds;
+  // renewing nor going back and forth keeps spaces from other learners longer than maxSeconds; and from the
+  // holder's first hold on the date, so neither does abandoning and booking again.
+  let capEnd = input.maxSeconds === undefined ? Infinity : Number(existing?.created_at ?? now) + input.maxSeconds;
   if (now >= capEnd) return { ok: false, failure: { kind: 'lapsed' } };
+  const scope = holdScope(input);
+  if (input.maxSeconds !== undefined && input.holder && scope) {
+    const cap = await holderCapEnd(q, { holder: input.holder, scope, now, maxSeconds: input.maxSeconds });
+    if (cap.againAt !== undefined) return { ok: false, failure: { kind: 'lapsed', againAt: cap.againAt } };
+    capEnd = Math.min(capEnd, cap.end);
+  }
   const expiresAt = Math.min(now + input.ttlSeconds, capEnd);
   const wanted = { occurrence_id: input.spaces > 0 ? input.occurrenceId : null, spaces: input.occurrenceId ? input.spaces : 0, voucher_id: input.voucherId };
   const sameAs = (hold: SpaceHoldRow) => (hold.occurrence_id ?? null) === wanted.occurrence_id && Number(hold.spaces) === wanted.spaces

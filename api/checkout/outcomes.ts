@@ -10,7 +10,7 @@ import { holdLapsedProblem, soldOutProblem, voucherProperty } from '../../src/do
 import type { StoredCostSummary } from '../../db/queries/bookings.ts';
 import { issueNewInvoiceNumber } from '../documents/numbering.ts';
 import { hasDocument } from '../documents/describe.ts';
-import { acquireHold, commitHold, currentHold } from './holds.ts';
+import { acquireHold, commitHold, currentHold, endHolderCaps, holdScope, holderCapEnd, holderOf } from './holds.ts';
 import { checkoutCost, entry, type Ctx, type PaymentStepState } from './context.ts';
 import type { CompletionPayment, OutcomeBase, OutcomeKind } from './definition.ts';
 import { notifyOutcome } from './notify.ts';
@@ -27,7 +27,16 @@ import { formatPence } from '../../src/domain/money.ts';
  */
 export async function holdForSelection(ctx: Ctx, { capped }: { capped: boolean }): Promise<void> {
   await holdSpaces(ctx, { capped });
-  await holdGift(ctx);
+  await holdGift(ctx, { capped });
+}
+
+/** The learner the checkout holds for (bound on entering an after-login step; Payment is one). */
+function holder(ctx: Ctx): string {
+  return holderOf(ctx.user?.id ?? ctx.row.user_id, ctx.row.id);
+}
+
+function lapsed(ctx: Ctx, againAt?: number): ProblemError {
+  return new ProblemError(holdLapsedProblem(ctx.deps.config.CHECKOUT_HOLD_MAX_SECONDS, againAt === undefined ? undefined : againAt - ctx.now));
 }
 
 /** What a gift card pays in the fixed total (the cost summary at Payment), if one is applied. */
@@ -36,12 +45,25 @@ function giftPart(summary: unknown): { cardId: string; amount: number } | null {
   return s?.gift_card_id && s.gift_card_amount && s.gift_card_amount > 0 ? { cardId: s.gift_card_id, amount: s.gift_card_amount } : null;
 }
 
-/** Holds what the gift card pays off its balance, as long as the spaces are held; refuses when it was spent meanwhile. */
-async function holdGift(ctx: Ctx): Promise<void> {
+/**
+ * Holds what the gift card pays off its balance, as long as the spaces are held; refuses when it was spent meanwhile.
+ * With no spaces held, the learner's renewals of it stop at the same cap as a hold of spaces: per learner and card.
+ */
+async function holdGift(ctx: Ctx, { capped }: { capped: boolean }): Promise<void> {
   const gift = giftPart(ctx.row.cost_summary);
   if (!gift) return;
+  let expiresAt = ctx.now + ctx.deps.config.CHECKOUT_HOLD_SECONDS;
+  if (capped) {
+    const spaces = await currentHold(ctx.q, ctx.row.id);
+    if (spaces?.status === 'held') expiresAt = Math.min(expiresAt, Number(spaces.expires_at));
+    else {
+      const cap = await holderCapEnd(ctx.q, { holder: holder(ctx), scope: `gift-card:${gift.cardId}`, now: ctx.now, maxSeconds: ctx.deps.config.CHECKOUT_HOLD_MAX_SECONDS });
+      if (cap.againAt !== undefined) throw lapsed(ctx, cap.againAt);
+      expiresAt = Math.min(expiresAt, cap.end);
+    }
+  }
   const result = await holdGiftCard(ctx.q, ctx.dialect, {
-    cardId: gift.cardId, checkoutId: ctx.row.id, amount: gift.amount, now: ctx.now, expiresAt: ctx.now + ctx.deps.config.CHECKOUT_HOLD_SECONDS,
+    cardId: gift.cardId, checkoutId: ctx.row.id, amount: gift.amount, now: ctx.now, expiresAt,
   });
   if (!result.ok) {
     throw new ProblemError(problems.validation([{
@@ -58,14 +80,14 @@ async function holdSpaces(ctx: Ctx, { capped }: { capped: boolean }): Promise<vo
     checkoutId: ctx.row.id,
     now: ctx.now,
     ttlSeconds: ctx.deps.config.CHECKOUT_HOLD_SECONDS,
-    ...(capped ? { maxSeconds: ctx.deps.config.CHECKOUT_HOLD_MAX_SECONDS } : {}),
+    ...(capped ? { maxSeconds: ctx.deps.config.CHECKOUT_HOLD_MAX_SECONDS, holder: holder(ctx) } : {}),
     occurrenceId: needs.spaces > 0 ? needs.occurrenceId : null,
     spaces: needs.spaces,
     voucherId: needs.voucherId,
   });
   if (!result.ok) {
     if (result.failure.kind === 'spaces') throw new ProblemError(soldOutProblem(result.failure.available, 'stepState.price.offers'));
-    if (result.failure.kind === 'lapsed') throw new ProblemError(holdLapsedProblem(ctx.deps.config.CHECKOUT_HOLD_MAX_SECONDS));
+    if (result.failure.kind === 'lapsed') throw lapsed(ctx, result.failure.againAt);
     throw new ProblemError(problems.validation([voucherProperty('usedUp', 'stepState.price.voucherId')]));
   }
 }
@@ -91,6 +113,8 @@ export async function commitSpaces(ctx: Ctx): Promise<void> {
     hold = await currentHold(ctx.q, ctx.row.id);
   }
   if (!hold || !(await commitHold(ctx.q, hold, ctx.now))) throw new ProblemError(problems.checkoutSubmission());
+  const scopes = [holdScope({ occurrenceId: hold.occurrence_id, spaces: Number(hold.spaces), voucherId: hold.voucher_id }), hold.voucher_id ? `voucher:${hold.voucher_id}` : null];
+  await endHolderCaps(ctx.q, holder(ctx), [...new Set(scopes.filter((s): s is string => !!s))]);
 }
 
 /** The lines of the outcome (what was bought, with the prices and names of the moment). */
@@ -147,9 +171,11 @@ const OUTCOME_COLUMNS = {
  */
 async function spendGift(ctx: Ctx, gift: { cardId: string; amount: number }, outcome: { kind: string; id: string }): Promise<void> {
   const input = { checkoutId: ctx.row.id, cardId: gift.cardId, amount: gift.amount, now: ctx.now, outcome };
-  if (await commitGiftCard(ctx.q, input)) return;
-  await holdGift(ctx);
-  if (!(await commitGiftCard(ctx.q, input))) throw new ProblemError(problems.checkoutSubmission());
+  if (!(await commitGiftCard(ctx.q, input))) {
+    await holdGift(ctx, { capped: false });
+    if (!(await commitGiftCard(ctx.q, input))) throw new ProblemError(problems.checkoutSubmission());
+  }
+  await endHolderCaps(ctx.q, holder(ctx), [`gift-card:${gift.cardId}`]);
 }
 
 /**

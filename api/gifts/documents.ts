@@ -26,10 +26,17 @@ type LinkConfig = Pick<Config, 'PUBLIC_HOST' | 'PUBLIC_PROTOCOL' | 'API_ORIGIN' 
 
 const DEFAULT_COLOUR = '#1f4fd1';
 
+/**
+ * What each gift card document's token signs: one token opens one document. The card's link goes to its recipient
+ * (and wherever they forward it); the receipt, with what the buyer paid and how, is the buyer's alone.
+ */
+export const GIFT_DOCUMENT_KINDS = { card: 'giftCard', receipt: 'giftReceipt' } as const;
+
 /** The signed links to a gift card's PDFs (they work from a mail client, without a session). */
 export function giftDocumentLinks(secret: string, id: string): { card: string; receipt: string } {
-  const token = documentToken(secret, 'giftCard', id);
-  return { card: `/api/gift-cards/${id}/gift-card.pdf?token=${token}`, receipt: `/api/gift-cards/${id}/receipt.pdf?token=${token}` };
+  const card = documentToken(secret, GIFT_DOCUMENT_KINDS.card, id);
+  const receipt = documentToken(secret, GIFT_DOCUMENT_KINDS.receipt, id);
+  return { card: `/api/gift-cards/${id}/gift-card.pdf?token=${card}`, receipt: `/api/gift-cards/${id}/receipt.pdf?token=${receipt}` };
 }
 
 function apiBase(config: LinkConfig): string {

@@ -4,11 +4,14 @@
  *
  * - voucher codes: failed look-ups per client and per educator (whose codes are being guessed), across
  *   every place a code is tried (POST /vouchers/validate, the cost summary, the checkout's pricing
- *   actions). A code that works is given back, so a learner with a real code is never slowed down;
+ *   actions, the request flow's delivery options). A code that works is given back, so a learner with a real
+ *   code is never slowed down, and the educator's budget is open to clean clients (api/http/rate-limit.ts): once
+ *   others' guesses have spent it, a learner who has not been guessing is still checked, and only a wrong code
+ *   answers 429;
  * - enquiries: accepted enquiries per client and per educator, each hour;
- * - analytics events: per client, and per client and target (event, educator, course); the
- *   'Enquriy Sumbitted' event is held to the enquiry limits (no honest visitor sends more events
- *   than enquiries).
+ * - analytics events: per client, and per client and target (event, educator, course). The
+ *   'Enquriy Sumbitted' event is not counted from clients at all: the enquiry records it
+ *   (api/routes/analytics.ts).
  */
 import type { Context } from 'hono';
 import type { AppEnv } from '../app.ts';
@@ -22,7 +25,7 @@ export function voucherRules(c: Context<AppEnv>, educatorId: string): RateRule[]
   const config = c.var.deps.config;
   return [
     { bucket: ipBucket('voucher', clientIp(c)), limit: config.RATE_LIMIT_VOUCHER_PER_IP, windowSeconds: QUARTER },
-    { bucket: keyBucket('voucher', 'educator', educatorId), limit: config.RATE_LIMIT_VOUCHER_PER_EDUCATOR, windowSeconds: QUARTER },
+    { bucket: keyBucket('voucher', 'educator', educatorId), limit: config.RATE_LIMIT_VOUCHER_PER_EDUCATOR, windowSeconds: QUARTER, shared: true, openToCleanClients: true },
   ];
 }
 
@@ -30,19 +33,13 @@ export function enquiryRules(c: Context<AppEnv>, educatorId: string): RateRule[]
   const config = c.var.deps.config;
   return [
     { bucket: ipBucket('enquiry', clientIp(c)), limit: config.RATE_LIMIT_ENQUIRY_PER_IP, windowSeconds: HOUR },
-    { bucket: keyBucket('enquiry', 'educator', educatorId), limit: config.RATE_LIMIT_ENQUIRY_PER_EDUCATOR, windowSeconds: HOUR },
+    { bucket: keyBucket('enquiry', 'educator', educatorId), limit: config.RATE_LIMIT_ENQUIRY_PER_EDUCATOR, windowSeconds: HOUR, shared: true },
   ];
 }
 
-export function analyticsRules(c: Context<AppEnv>, event: string, educatorId: string, courseId: string | null, enquiryEvent: boolean): RateRule[] {
+export function analyticsRules(c: Context<AppEnv>, event: string, educatorId: string, courseId: string | null): RateRule[] {
   const config = c.var.deps.config;
   const ip = clientIp(c);
-  if (enquiryEvent) {
-    return [
-      { bucket: ipBucket('enquiry-event', ip), limit: config.RATE_LIMIT_ENQUIRY_PER_IP, windowSeconds: HOUR },
-      { bucket: keyBucket('enquiry-event', 'educator', educatorId), limit: config.RATE_LIMIT_ENQUIRY_PER_EDUCATOR, windowSeconds: HOUR },
-    ];
-  }
   return [
     { bucket: ipBucket('analytics', ip), limit: config.RATE_LIMIT_ANALYTICS_PER_IP, windowSeconds: QUARTER },
     { bucket: keyBucket('analytics', 'target', `${ip}\n${event}\n${educatorId}\n${courseId ?? ''}`), limit: config.RATE_LIMIT_ANALYTICS_PER_TARGET, windowSeconds: QUARTER },

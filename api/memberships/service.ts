@@ -14,7 +14,7 @@ import { issueInvoiceNumber } from '../documents/numbering.ts';
 import { recurringNamed } from '../payments/registry.ts';
 import { newId } from '../checkout/ids.ts';
 import { loggerFor } from '../log.ts';
-import { membershipNow } from './clock.ts';
+import { membershipClockOn, membershipNow } from './clock.ts';
 import { sendMembershipMail, type MembershipMailKind } from './mail.ts';
 
 export type PlanRow = Selectable<MembershipPlansTable>;
@@ -138,7 +138,7 @@ export async function spendCredit(q: Q, input: { membershipId: string; checkoutI
 
 /** Spec-style answer of a cancellation: it takes effect at the end of the paid period. */
 export async function cancelMembership(deps: Deps, userId: string, membershipId: string): Promise<MembershipRow | null> {
-  const now = await membershipNow(deps, deps.db);
+  const now = await membershipNow(deps, deps.db, userId);
   const result = await deps.db.updateTable('memberships')
     .set({ cancel_at_period_end: true, cancel_requested_at: now, updated_at: now })
     .where('id', '=', membershipId).where('user_id', '=', userId).where('status', 'in', ['active', 'past_due']).where('cancel_at_period_end', '=', false)
@@ -158,12 +158,20 @@ const CLAIM_SECONDS = 300;
  * idempotency key per period and attempt, and recorded. Returns how many it handled.
  */
 export async function renewDue(deps: Deps, limit = 50): Promise<number> {
-  const now = await membershipNow(deps, deps.db);
-  const due = await deps.db.selectFrom('memberships').select('id')
-    .where('status', 'in', ['active', 'past_due']).where('next_attempt_at', '<=', now)
-    .orderBy('next_attempt_at').limit(limit).execute();
+  const real = deps.now();
+  // In test mode each membership is due by its learner's clock (api/memberships/clock.ts).
+  const due = deps.config.PAYMENTS_MODE === 'test'
+    ? await deps.db.selectFrom('memberships').leftJoin('test_clocks as tc', (join) => join.on(membershipClockOn()))
+      .select(['memberships.id', sql<number>`${real} + coalesce(tc.offset_seconds, 0)`.as('now')])
+      .where('memberships.status', 'in', ['active', 'past_due'])
+      .where(sql<boolean>`memberships.next_attempt_at <= ${real} + coalesce(tc.offset_seconds, 0)`)
+      .orderBy('memberships.next_attempt_at').limit(limit).execute()
+    : await deps.db.selectFrom('memberships').select(['id', sql<number>`${real}`.as('now')])
+      .where('status', 'in', ['active', 'past_due']).where('next_attempt_at', '<=', real)
+      .orderBy('next_attempt_at').limit(limit).execute();
   let handled = 0;
-  for (const { id } of due) {
+  for (const { id, now: at } of due) {
+    const now = Number(at);
     const claim = await deps.db.updateTable('memberships').set({ claimed_at: now })
       .where('id', '=', id).where('next_attempt_at', '<=', now)
       .where((eb) => eb.or([eb('claimed_at', 'is', null), eb('claimed_at', '<', now - CLAIM_SECONDS)]))
@@ -229,7 +237,7 @@ async function renewOne(deps: Deps, id: string, now: number): Promise<void> {
 
 /** The learner's memberships for /profile, newest first, with their plan and payments. */
 export async function membershipsOf(deps: Deps, userId: string) {
-  const now = await membershipNow(deps, deps.db);
+  const now = await membershipNow(deps, deps.db, userId);
   const rows = await deps.db.selectFrom('memberships').innerJoin('membership_plans as p', 'p.id', 'memberships.plan_id')
     .innerJoin('educators as e', 'e.id', 'memberships.educator_id')
     .selectAll('memberships').select(['p.name as plan_name', 'p.interval', 'p.pass_months', 'e.name as educator_name', 'e.slug as educator_slug'])

@@ -127,7 +127,7 @@ export function accountRoutes() {
     if (message) throw new ProblemError(problems.invalidEmail(message));
     const email = normaliseEmail(body.email);
     const rules = [
-      { bucket: emailBucket('mail', email), limit: config.RATE_LIMIT_MAIL_PER_EMAIL, windowSeconds: 900 },
+      { bucket: emailBucket('mail', email), limit: config.RATE_LIMIT_MAIL_PER_EMAIL, windowSeconds: 900, shared: true },
       { bucket: ipBucket('mail', clientIp(c)), limit: config.RATE_LIMIT_MAIL_PER_IP, windowSeconds: 900 },
     ];
     await takeHits(db, rules, now);

@@ -8,7 +8,9 @@
  * Unknown educator → 400 analytics/invalid-educator-id ('Invalid Educator ID');
  * bad or missing link type → 400 analytics/invalid-educator-link-type ('Invalid Link Type');
  * anything else malformed → generic/validation-error.
- * POST /api/enquiries records 'Enquriy Sumbitted' itself: pages must not send it again.
+ * POST /api/enquiries records 'Enquriy Sumbitted' itself: pages need not send it. Sent here, it must carry
+ * `enquiry_ref`, the id POST /api/enquiries answered, of an enquiry to that educator (else 400): it is then accepted
+ * and nothing more is recorded (the enquiry's own event stands), so no client can add enquiries to the figures.
  * The stored properties are {educator_ref, educator_name (the educator's name as we hold it), course_ref?, link_type?}.
  */
 import { randomUUID } from 'node:crypto';
@@ -83,6 +85,7 @@ const eventBody = z.object({
   course_ref: z.string().min(1).max(200).nullish(),
   link_type: z.string().max(50).nullish(),
   educator_name: z.string().max(300).nullish(),
+  enquiry_ref: z.string().min(1).max(200).nullish(),
 });
 
 export function analyticsRoutes() {
@@ -111,8 +114,19 @@ export function analyticsRoutes() {
     } else if (name === COURSE_PAGE_VIEW) {
       throw new ProblemError(problems.validation([{ key: 'course_ref', name: 'Course', message: 'is required for a course page view' }]));
     }
-    // Per client and per target; the enquiry event is held to the enquiry limits.
-    await takeHits(db, analyticsRules(c, name, educator.id, courseId, name === ENQUIRY_SUBMITTED), now());
+    if (name === ENQUIRY_SUBMITTED) {
+      // Only a real enquiry proves one was submitted; it recorded its event when it was made.
+      const enquiry = body.enquiry_ref
+        ? await db.selectFrom('enquiries').select('id').where('id', '=', body.enquiry_ref).where('educator_id', '=', educator.id).executeTakeFirst()
+        : undefined;
+      if (!enquiry) {
+        throw new ProblemError(problems.validation([{ key: 'enquiry_ref', name: 'Enquiry', message: 'must be the id of an enquiry submitted to this educator' }]));
+      }
+      await takeHits(db, analyticsRules(c, name, educator.id, courseId), now());
+      return c.json({ accepted: true }, 202);
+    }
+    // Per client and per target.
+    await takeHits(db, analyticsRules(c, name, educator.id, courseId), now());
     const properties: Record<string, unknown> = { educator_ref: educator.id, educator_name: educator.name };
     if (courseId) properties.course_ref = courseId;
     if (body.link_type) properties.link_type = body.link_type;

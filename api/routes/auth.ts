@@ -81,14 +81,16 @@ export function keepRedirect(value: string | null | undefined, config: Config): 
 function mailRules(c: Context<AppEnv>, email: string): RateRule[] {
   const config = c.var.deps.config;
   return [
-    { bucket: emailBucket('mail', email), limit: config.RATE_LIMIT_MAIL_PER_EMAIL, windowSeconds: WINDOW },
+    { bucket: emailBucket('mail', email), limit: config.RATE_LIMIT_MAIL_PER_EMAIL, windowSeconds: WINDOW, shared: true },
     { bucket: ipBucket('mail', clientIp(c)), limit: config.RATE_LIMIT_MAIL_PER_IP, windowSeconds: WINDOW },
   ];
 }
 
 /**
  * Failed logins: per address from this client (the limit that stops a guesser), per client, and per
- * address from everywhere (a looser ceiling), so someone else's failures do not lock the owner out.
+ * address from everywhere (a looser ceiling, counted only for attempts this client may make). Once others have
+ * spent that ceiling, a clean client's password is still checked, so someone else's failures never lock the owner
+ * out (api/http/rate-limit.ts).
  */
 function loginRules(c: Context<AppEnv>, email: string): RateRule[] {
   const config = c.var.deps.config;
@@ -96,7 +98,7 @@ function loginRules(c: Context<AppEnv>, email: string): RateRule[] {
   return [
     { bucket: emailIpBucket('login', email, ip), limit: config.RATE_LIMIT_LOGIN_PER_EMAIL, windowSeconds: WINDOW },
     { bucket: ipBucket('login', ip), limit: config.RATE_LIMIT_LOGIN_PER_IP, windowSeconds: WINDOW },
-    { bucket: emailBucket('login', email), limit: config.RATE_LIMIT_LOGIN_PER_EMAIL_ALL_IPS, windowSeconds: WINDOW },
+    { bucket: emailBucket('login', email), limit: config.RATE_LIMIT_LOGIN_PER_EMAIL_ALL_IPS, windowSeconds: WINDOW, shared: true, openToCleanClients: true },
   ];
 }
 
@@ -248,12 +250,15 @@ export function authRoutes() {
     const rules = loginRules(c, email);
     // The attempt is counted before the password is checked (one atomic step per bucket), and given back
     // when it was right: only failures count, and parallel guesses cannot all slip past the limit.
-    await takeHits(db, rules, now);
+    const attempt = await takeHits(db, rules, now);
     const user = await findUserByEmail(db, email);
     const ok = user?.password_hash
       ? await verifyPassword(body.password, user.password_hash)
       : await verifyDummyPassword(body.password, config.SCRYPT_LOG_N);
-    if (!ok || !user) throw new ProblemError(authProblems.invalidCredentials());
+    if (!ok || !user) {
+      attempt.refuseIfLimited();
+      throw new ProblemError(authProblems.invalidCredentials());
+    }
     await refundHits(db, rules, now);
     const sessionUser = await startCookieSession(c, user.id, 'password');
     return c.json({ identity: await identityOf(db, sessionUser, c.var.site, config) }, 200, { 'cache-control': 'no-store' });

@@ -20,12 +20,13 @@ const idParams = z.object({ checkoutId: z.string().min(1).max(200) });
 
 const jsonBody = readJson;
 
-const PRICING_ACTIONS = new Set(['pricing options picked', 'order pricing options picked']);
+/** The actions whose payload may carry a promo code or gift card ("Apply promo code or gift card"). */
+const CODE_ACTIONS = new Set(['pricing options picked', 'order pricing options picked', 'request delivery configured']);
 
 async function voucherGuessRules(c: Context<AppEnv>, checkoutId: string, body: unknown) {
   if (!body || typeof body !== 'object') return null;
   const { action, payload } = body as { action?: unknown; payload?: { appliedPromoCode?: unknown } };
-  if (typeof action !== 'string' || !PRICING_ACTIONS.has(action)) return null;
+  if (typeof action !== 'string' || !CODE_ACTIONS.has(action)) return null;
   const code = payload && typeof payload === 'object' ? payload.appliedPromoCode : undefined;
   if (typeof code !== 'string' || !code.trim()) return null;
   const row = await c.var.deps.db.selectFrom('checkouts').select('educator_id').where('id', '=', checkoutId).executeTakeFirst();
@@ -49,8 +50,15 @@ export function checkoutRoutes() {
     // A promo code or gift card tried in the checkout counts against the voucher-guessing limits (per
     // client and per educator) until the step accepts it.
     const rules = await voucherGuessRules(c, checkoutId, body);
-    if (rules) await takeHits(c.var.deps.db, rules, c.var.deps.now());
-    const state = await submitResponse(c.var.deps, c.var.user, checkoutId, body);
+    const attempt = rules ? await takeHits(c.var.deps.db, rules, c.var.deps.now()) : null;
+    let state;
+    try {
+      state = await submitResponse(c.var.deps, c.var.user, checkoutId, body);
+    } catch (error) {
+      // Past the educator's budget a clean client's code was still checked: its failure answers 429.
+      if (error instanceof ProblemError) attempt?.refuseIfLimited();
+      throw error;
+    }
     if (rules) await refundHits(c.var.deps.db, rules, c.var.deps.now());
     c.header('cache-control', 'no-store');
     return c.json(state);

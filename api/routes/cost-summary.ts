@@ -79,11 +79,12 @@ export function costSummaryRoutes() {
     if (input.voucher_ref) {
       // A voucher code tried here counts against the same guessing limits as POST /vouchers/validate.
       const rules = voucherRules(c, cat.educator.id);
-      await takeHits(db, rules, now());
+      const attempt = await takeHits(db, rules, now());
       const check = await checkVoucher(db, { educatorId: cat.educator.id, courseId: cat.course.id, codeOrId: input.voucher_ref, now: now() });
       if (check.ok) voucher = { code: check.voucher.code, kind: check.voucher.kind, amount: Number(check.voucher.amount) };
       else {
         const gift = check.reason === 'unknown' ? await checkGiftCard(db, { educatorId: cat.educator.id, code: input.voucher_ref, checkoutId: null, now: now() }) : null;
+        if (!gift || !gift.ok) attempt.refuseIfLimited();
         if (!gift) throw new ProblemError(invalidVoucherProblem(check.reason));
         if (!gift.ok) throw new ProblemError(invalidVoucherProblem(gift.reason));
         giftCard = { id: gift.card.id, code: gift.card.code, balance: gift.spendable };
@@ -122,7 +123,7 @@ async function memberPreview(
   const user = c.var.user;
   if (!user || !cat.sellsMemberships || !selected.some((l) => l.quantity > 0)) return [];
   const { db } = c.var.deps;
-  const member = await benefitsFor(db, { userId: user.id, educatorId: cat.educator.id, courseId: cat.course.id, now: () => membershipNow(c.var.deps, db) });
+  const member = await benefitsFor(db, { userId: user.id, educatorId: cat.educator.id, courseId: cat.course.id, now: () => membershipNow(c.var.deps, db, user.id) });
   if (!member) return [];
   const lines = selected.map((l) => {
     const offer = offers.find((o) => o.id === l.offerId);

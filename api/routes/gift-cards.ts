@@ -10,7 +10,7 @@ import type { AppEnv } from '../app.ts';
 import { ProblemError, problems } from '../../src/domain/problems.ts';
 import { verifyDocumentToken } from '../checkout/ids.ts';
 import { requireUser } from '../auth/middleware.ts';
-import { renderGiftCardPdf, renderGiftReceiptPdf } from '../gifts/documents.ts';
+import { GIFT_DOCUMENT_KINDS, renderGiftCardPdf, renderGiftReceiptPdf } from '../gifts/documents.ts';
 import { giftCardViews } from '../gifts/views.ts';
 
 export function giftCardRoutes() {
@@ -18,11 +18,13 @@ export function giftCardRoutes() {
   app.get('/gift-cards/:id/:document{gift-card\\.pdf|receipt\\.pdf}', async (c) => {
     const id = c.req.param('id').slice(0, 100);
     const { db, config } = c.var.deps;
-    if (!verifyDocumentToken(config.APP_SECRET, 'giftCard', id, c.req.query('token'))) throw new ProblemError(problems.notFound());
+    const receipt = c.req.param('document') === 'receipt.pdf';
+    // Each document has its own token: the card's link (the recipient's) does not open the buyer's receipt.
+    const kind = receipt ? GIFT_DOCUMENT_KINDS.receipt : GIFT_DOCUMENT_KINDS.card;
+    if (!verifyDocumentToken(config.APP_SECRET, kind, id, c.req.query('token'))) throw new ProblemError(problems.notFound());
     const card = await db.selectFrom('gift_cards').selectAll().where('id', '=', id).executeTakeFirst();
     if (!card) throw new ProblemError(problems.notFound());
     const educator = await db.selectFrom('educators').select(['name', 'slug', 'email']).where('id', '=', card.educator_id).executeTakeFirstOrThrow();
-    const receipt = c.req.param('document') === 'receipt.pdf';
     const pdf = receipt ? await renderGiftReceiptPdf(card, educator) : await renderGiftCardPdf(card, educator, config);
     return c.body(new Uint8Array(pdf), 200, {
       'content-type': 'application/pdf',

@@ -4,9 +4,11 @@
  *   GET  /api/memberships → the signed-in learner's memberships with next renewal, credits left and payments
  *   POST /api/memberships/{id}/cancel → cancels at the end of the paid period
  *   GET  /api/membership-payments/{id}/receipt[?token=] → the payment's PDF receipt
- * Test mode only (PAYMENTS_MODE=test, membershipTestRoutes):
- *   POST /api/test-payments/clock {advanceSeconds} → moves the memberships' test clock and runs the renewals now due
- *   POST /api/test-payments/memberships/{id}/card {card_number} → changes the card on file (4000000000000002 declines)
+ * Test mode only (PAYMENTS_MODE=test, membershipTestRoutes), for the signed-in learner alone:
+ *   POST /api/test-payments/clock {advanceSeconds} → moves the learner's memberships' test clock and runs the renewals
+ *        now due
+ *   POST /api/test-payments/memberships/{id}/card {card_number} → changes the card on file of the learner's membership
+ *        (4000000000000002 declines)
  */
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
@@ -47,7 +49,7 @@ export function membershipsRoutes() {
     const { deps } = c.var;
     const course = await deps.db.selectFrom('courses').select(['id', 'educator_id']).where('id', '=', query.data.courseId).executeTakeFirst();
     if (!user || !course) return c.json({ member: null });
-    const b = await benefitsFor(deps.db, { userId: user.id, educatorId: course.educator_id, courseId: course.id, now: () => membershipNow(deps, deps.db) });
+    const b = await benefitsFor(deps.db, { userId: user.id, educatorId: course.educator_id, courseId: course.id, now: () => membershipNow(deps, deps.db, user.id) });
     return c.json({
       member: b ? { membershipId: b.membership.id, planName: b.plan.name, discountPercent: b.discountPercent, creditsLeft: b.creditsLeft, creditsPerPeriod: Number(b.plan.credits_per_period) } : null,
     });
@@ -104,10 +106,12 @@ const cardBody = z.object({ card_number: z.string().min(12).max(40) });
 
 export function membershipTestRoutes() {
   const app = new Hono<AppEnv>();
+  // Test mode is where demos and staging run with real visitors: a learner moves only their own clock and card.
   app.post('/test-payments/clock', async (c) => {
+    const user = requireUser(c);
     const body = await parseJson(c, clockBody);
     const { deps } = c.var;
-    await advanceTestClock(deps.db, body.advanceSeconds);
+    await advanceTestClock(deps.db, user.id, body.advanceSeconds);
     // Renewals due at the new time run now (the background job would, a moment later), so a test can read them.
     let renewed = 0;
     for (let pass = 0; pass < 10; pass++) {
@@ -115,13 +119,14 @@ export function membershipTestRoutes() {
       renewed += n;
       if (n === 0) break;
     }
-    return c.json({ now: await membershipNow(deps, deps.db), renewed });
+    return c.json({ now: await membershipNow(deps, deps.db, user.id), renewed });
   });
   app.post('/test-payments/memberships/:id/card', async (c) => {
+    const user = requireUser(c);
     const body = await parseJson(c, cardBody);
     const last4 = body.card_number.replace(/[\s-]/g, '').slice(-4);
     const res = await c.var.deps.db.updateTable('memberships').set({ provider_customer_id: `tcus_${last4}` })
-      .where('id', '=', c.req.param('id')).where('provider', '=', 'test').executeTakeFirst();
+      .where('id', '=', c.req.param('id')).where('user_id', '=', user.id).where('provider', '=', 'test').executeTakeFirst();
     if (Number(res.numUpdatedRows) !== 1) throw new ProblemError(problems.notFound('No such membership'));
     return c.json({ id: c.req.param('id'), card: last4 });
   });

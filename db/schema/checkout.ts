@@ -66,6 +66,13 @@ export interface SpaceHoldsTable {
   updated_at: number;
 }
 
+/** When a learner's hold time on one date began (migration 0150; api/checkout/holds.ts holderCapEnd). */
+export interface HoldCapsTable {
+  holder: string;
+  scope: string;
+  started_at: number;
+}
+
 export type PaymentState = 'paid' | 'unpaid' | 'free';
 
 /** Shared columns of the four outcomes. */
@@ -179,6 +186,7 @@ export interface RestrictedCourseAccessTable {
 export interface CheckoutTables {
   checkouts: CheckoutsTable;
   space_holds: SpaceHoldsTable;
+  hold_caps: HoldCapsTable;
   bookings: BookingsTable;
   orders: OrdersTable;
   booking_requests: BookingRequestsTable;

@@ -155,6 +155,12 @@ describe('gift checkout', () => {
       expect((await pdf.arrayBuffer()).byteLength).toBeGreaterThan(500);
     }
     expect((await fetch(`${server.url}/api/gift-cards/${cardId}/gift-card.pdf?token=forged`)).status).toBe(404);
+    // One document per token: the card's link (the recipient's, and wherever they forward it) does not open the
+    // buyer's receipt, nor the receipt's the card.
+    const [cardLink, receiptLink] = (res.body.outcome.actions as { href: string }[]).map((a) => new URL(a.href, server.url));
+    expect(cardLink!.pathname).toMatch(/gift-card\.pdf$/);
+    expect((await fetch(`${server.url}/api/gift-cards/${cardId}/receipt.pdf?token=${cardLink!.searchParams.get('token')}`)).status).toBe(404);
+    expect((await fetch(`${server.url}/api/gift-cards/${cardId}/gift-card.pdf?token=${receiptLink!.searchParams.get('token')}`)).status).toBe(404);
   });
 
   it('is not on sale from an educator that has not switched gift vouchers on, nor without an educator', async () => {

@@ -36,17 +36,17 @@ afterAll(async () => {
   await fake?.close();
 });
 
-/** Moves the memberships' test clock (and runs the renewals then due); answers the clock's time. */
-async function advance(seconds: number): Promise<number> {
-  const res = await fetch(`${server.url}/api/test-payments/clock`, { method: 'POST', headers: { origin: server.url, 'content-type': 'application/json' }, body: JSON.stringify({ advanceSeconds: seconds }) });
+/** Moves the learner's memberships' test clock (and runs the renewals then due); answers the clock's time. */
+async function advance(seconds: number, cookie: string): Promise<number> {
+  const res = await fetch(`${server.url}/api/test-payments/clock`, { method: 'POST', headers: { origin: server.url, 'content-type': 'application/json', cookie }, body: JSON.stringify({ advanceSeconds: seconds }) });
   expect(res.status).toBe(200);
   return ((await res.json()) as { now: number }).now;
 }
 
 /** Moves the clock to `at` (never back). */
-async function advanceTo(at: number): Promise<void> {
-  const now = await advance(0);
-  await advance(Math.max(0, at - now));
+async function advanceTo(at: number, cookie: string): Promise<void> {
+  const now = await advance(0, cookie);
+  await advance(Math.max(0, at - now), cookie);
 }
 
 async function membership(id: string) {
@@ -76,7 +76,7 @@ async function joinByStripe(paymentMethod: string) {
   const membershipId = (done.body as { outcome: { id: string } }).outcome.id;
   // The saved card is asked of Stripe after the commit.
   await expect.poll(async () => (await membership(membershipId)).provider_customer_id, { timeout: 5000 }).not.toBeNull();
-  return { membershipId, intentId, email: user.email, checkoutId: id };
+  return { membershipId, intentId, email: user.email, checkoutId: id, cookie };
 }
 
 describe('joining through Stripe', () => {
@@ -113,10 +113,10 @@ describe('joining through Stripe', () => {
 
 describe('renewing through Stripe', () => {
   it('renews off-session when the period ends: one PaymentIntent with the renewal’s key, a new period, a paid receipt', async () => {
-    const { membershipId } = await joinByStripe('pm_card_visa');
+    const { membershipId, cookie } = await joinByStripe('pm_card_visa');
     const before = await membership(membershipId);
     const saved = parseStripeCustomerRef(before.provider_customer_id!)!;
-    await advanceTo(Number(before.current_period_end));
+    await advanceTo(Number(before.current_period_end), cookie);
     const after = await membership(membershipId);
     expect(after).toMatchObject({ status: 'active', period_index: 1, current_period_start: Number(before.current_period_end), credits_left: 2, renewal_attempts: 0 });
     const renewals = fake.intentsOf(saved.customerId).filter((i) => i.metadata && (i.metadata as Record<string, string>).membership_id === membershipId);
@@ -134,10 +134,10 @@ describe('renewing through Stripe', () => {
 
   it('a declined renewal is past due and retried after 1 day; a card that works again then renews', async () => {
     const card = `pm_card_visa_decline_${Date.now()}`;
-    const { membershipId } = await joinByStripe(card);
+    const { membershipId, cookie } = await joinByStripe(card);
     const before = await membership(membershipId);
     fake.setCardOutcome(card, 'card_declined');
-    await advanceTo(Number(before.current_period_end));
+    await advanceTo(Number(before.current_period_end), cookie);
     let m = await membership(membershipId);
     expect(m).toMatchObject({ status: 'past_due', renewal_attempts: 1 });
     expect(Number(m.next_attempt_at)).toBeGreaterThanOrEqual(Number(before.current_period_end) + 23 * 3600);
@@ -145,7 +145,7 @@ describe('renewing through Stripe', () => {
     expect(rows[1]).toMatchObject({ kind: 'renewal', status: 'failed', failure: 'Your card was declined.', attempt: 1 });
     expect(rows[1]!.provider_payment_id).toMatch(new RegExp(`^${ACCOUNT}:pi_`));
     fake.setCardOutcome(card, 'succeeded');
-    await advanceTo(Number(m.next_attempt_at));
+    await advanceTo(Number(m.next_attempt_at), cookie);
     m = await membership(membershipId);
     expect(m).toMatchObject({ status: 'active', period_index: 1, current_period_start: Number(before.current_period_end), renewal_attempts: 0 });
     rows = await payments(membershipId);
@@ -155,10 +155,10 @@ describe('renewing through Stripe', () => {
   });
 
   it('authentication_required (the member is not there to confirm) fails like a decline; three failures end the membership', async () => {
-    const { membershipId } = await joinByStripe('pm_card_authenticationRequired');
+    const { membershipId, cookie } = await joinByStripe('pm_card_authenticationRequired');
     for (let attempt = 1; attempt <= 3; attempt++) {
       const m = await membership(membershipId);
-      await advanceTo(Number(m.next_attempt_at));
+      await advanceTo(Number(m.next_attempt_at), cookie);
     }
     const m = await membership(membershipId);
     expect(m).toMatchObject({ status: 'ended', end_reason: 'payment_failed', renewal_attempts: 3, next_attempt_at: null });
@@ -168,11 +168,11 @@ describe('renewing through Stripe', () => {
   });
 
   it('a renewal whose answer was lost is retried with the same key and charged once', async () => {
-    const { membershipId } = await joinByStripe('pm_card_visa');
+    const { membershipId, cookie } = await joinByStripe('pm_card_visa');
     const before = await membership(membershipId);
     const saved = parseStripeCustomerRef(before.provider_customer_id!)!;
     fake.loseNextAnswer({ method: 'POST', path: PI_CREATE, form: { 'metadata[membership_id]': membershipId } });
-    await advanceTo(Number(before.current_period_end));
+    await advanceTo(Number(before.current_period_end), cookie);
     expect(await membership(membershipId)).toMatchObject({ status: 'active', period_index: 1 });
     const sent = fake.requestsTo('POST', PI_CREATE).filter((r) => r.form['metadata[membership_id]'] === membershipId);
     expect(sent.length).toBe(2);
@@ -182,13 +182,13 @@ describe('renewing through Stripe', () => {
   });
 
   it('a renewal Stripe could not be reached for is not a failed attempt: the next run tries the same attempt again', async () => {
-    const { membershipId } = await joinByStripe('pm_card_visa');
+    const { membershipId, cookie } = await joinByStripe('pm_card_visa');
     const before = await membership(membershipId);
     // Stripe fails before doing anything (and says not to retry): the job's attempt throws, nothing is recorded, and the
     // membership is left for the next run (the clock route runs the job again while other renewals were handled).
     fake.failNext({ method: 'POST', path: PI_CREATE, form: { 'metadata[membership_id]': membershipId } }, 500, { type: 'api_error', message: 'Stripe is down' });
-    await advanceTo(Number(before.current_period_end));
-    await advance(0);
+    await advanceTo(Number(before.current_period_end), cookie);
+    await advance(0, cookie);
     const m = await membership(membershipId);
     expect(m).toMatchObject({ status: 'active', period_index: 1, renewal_attempts: 0, claimed_at: null });
     expect((await payments(membershipId)).map((p) => [p.kind, p.status, p.attempt])).toEqual([['join', 'paid', 1], ['renewal', 'paid', 1]]);
@@ -200,9 +200,9 @@ describe('renewing through Stripe', () => {
 
 describe('Stripe’s webhook for a renewal', () => {
   it('is no checkout’s payment: ignored, never refunded (the renewal job recorded it)', async () => {
-    const { membershipId } = await joinByStripe('pm_card_visa');
+    const { membershipId, cookie } = await joinByStripe('pm_card_visa');
     const before = await membership(membershipId);
-    await advanceTo(Number(before.current_period_end));
+    await advanceTo(Number(before.current_period_end), cookie);
     const saved = parseStripeCustomerRef(before.provider_customer_id!)!;
     const renewal = fake.intentsOf(saved.customerId).find((i) => (i.metadata as Record<string, string>).membership_id === membershipId)!;
     const event = {

@@ -12,14 +12,15 @@ import { PLANS, join, seedPlans } from './membership-fixtures.ts';
 const DAY = 86400;
 let server: TestServer;
 
-async function advance(s: TestServer, seconds: number): Promise<{ renewed: number }> {
-  const res = await fetch(`${s.url}/api/test-payments/clock`, { method: 'POST', headers: { origin: s.url, 'content-type': 'application/json' }, body: JSON.stringify({ advanceSeconds: seconds }) });
+/** Moves the learner's own test clock (and runs the renewals then due). */
+async function advance(api: Client, seconds: number): Promise<{ renewed: number; now: number }> {
+  const res = await api.post('/test-payments/clock', { advanceSeconds: seconds });
   expect(res.status).toBe(200);
-  return (await res.json()) as { renewed: number };
+  return res.body as { renewed: number; now: number };
 }
 
-async function setCard(s: TestServer, membershipId: string, card: string): Promise<void> {
-  const res = await fetch(`${s.url}/api/test-payments/memberships/${membershipId}/card`, { method: 'POST', headers: { origin: s.url, 'content-type': 'application/json' }, body: JSON.stringify({ card_number: card }) });
+async function setCard(api: Client, membershipId: string, card: string): Promise<void> {
+  const res = await api.post(`/test-payments/memberships/${membershipId}/card`, { card_number: card });
   expect(res.status).toBe(200);
 }
 
@@ -116,36 +117,36 @@ describe('joining, renewing, failing and cancelling', () => {
     await server.db.updateTable('memberships').set({ credits_left: 0 }).where('id', '=', membershipId).execute();
     const [before] = await mine(api);
     // One second before the end: nothing is due.
-    const now = (await advance(server, 0)) as unknown as { now: number };
-    await advance(server, before!.currentPeriodEnd - now.now - 1);
+    const now = (await advance(api, 0)) as unknown as { now: number };
+    await advance(api, before!.currentPeriodEnd - now.now - 1);
     expect((await mine(api))[0]).toMatchObject({ creditsLeft: 0, currentPeriodEnd: before!.currentPeriodEnd });
-    await advance(server, 1);
+    await advance(api, 1);
     const [after] = await mine(api);
     expect(after).toMatchObject({ status: 'active', creditsLeft: 2, currentPeriodStart: before!.currentPeriodEnd });
     expect(after!.payments.map((p: { kind: string; status: string }) => [p.kind, p.status])).toEqual([['join', 'paid'], ['renewal', 'paid']]);
     expect(after!.payments[1].receiptNumber).not.toBe(after!.payments[0].receiptNumber);
     await expect.poll(() => mails(email)).toContain('Your Studio Monthly membership has renewed');
     // Moving the clock again without passing the next end renews nothing twice.
-    await advance(server, 60);
+    await advance(api, 60);
     expect((await mine(api))[0]!.payments).toHaveLength(2);
   });
 
   it('a declined renewal pauses the benefits, is retried after 1 and 3 days, then the membership ends', async () => {
     const { api, email, membershipId } = await join(server, PLANS.monthly);
-    await setCard(server, membershipId, CARDS.declined);
+    await setCard(api, membershipId, CARDS.declined);
     const [m] = await mine(api);
-    const { now } = (await advance(server, 0)) as unknown as { now: number };
-    await advance(server, m!.currentPeriodEnd - now);
+    const { now } = (await advance(api, 0)) as unknown as { now: number };
+    await advance(api, m!.currentPeriodEnd - now);
     let [after] = await mine(api);
     expect(after).toMatchObject({ status: 'past_due' });
     expect(after!.nextRenewal).toBeGreaterThan(m!.currentPeriodEnd);
     await expect.poll(() => mails(email)).toContain('We could not renew your Studio Monthly membership');
     // The first retry fails too; then the card is fixed and the second retry succeeds.
-    await advance(server, after!.nextRenewal - ((await advance(server, 0)) as unknown as { now: number }).now);
+    await advance(api, after!.nextRenewal - ((await advance(api, 0)) as unknown as { now: number }).now);
     [after] = await mine(api);
     expect(after).toMatchObject({ status: 'past_due' });
-    await setCard(server, membershipId, CARDS.success);
-    await advance(server, after!.nextRenewal - ((await advance(server, 0)) as unknown as { now: number }).now);
+    await setCard(api, membershipId, CARDS.success);
+    await advance(api, after!.nextRenewal - ((await advance(api, 0)) as unknown as { now: number }).now);
     [after] = await mine(api);
     expect(after).toMatchObject({ status: 'active', creditsLeft: 2, currentPeriodStart: m!.currentPeriodEnd });
     expect(after!.payments.map((p: { status: string }) => p.status)).toEqual(['paid', 'failed', 'failed', 'paid']);
@@ -153,11 +154,11 @@ describe('joining, renewing, failing and cancelling', () => {
 
   it('three declined attempts end the membership', async () => {
     const { api, membershipId } = await join(server, PLANS.monthly);
-    await setCard(server, membershipId, CARDS.declined);
+    await setCard(api, membershipId, CARDS.declined);
     for (let i = 0; i < 3; i++) {
       const [m] = await mine(api);
-      const { now } = (await advance(server, 0)) as unknown as { now: number };
-      await advance(server, Math.max(0, m!.nextRenewal - now));
+      const { now } = (await advance(api, 0)) as unknown as { now: number };
+      await advance(api, Math.max(0, m!.nextRenewal - now));
     }
     const [ended] = await mine(api);
     expect(ended).toMatchObject({ status: 'ended', endReason: 'payment_failed', nextRenewal: null, creditsLeft: 0 });
@@ -171,8 +172,8 @@ describe('joining, renewing, failing and cancelling', () => {
     const [m] = await mine(api);
     expect(m).toMatchObject({ status: 'active', nextRenewal: null, creditsLeft: 2 });
     await expect.poll(() => mails(email)).toContain('Your Studio Monthly membership is cancelled');
-    const { now } = (await advance(server, 0)) as unknown as { now: number };
-    await advance(server, m!.currentPeriodEnd - now);
+    const { now } = (await advance(api, 0)) as unknown as { now: number };
+    await advance(api, m!.currentPeriodEnd - now);
     const [ended] = await mine(api);
     expect(ended).toMatchObject({ status: 'ended', endReason: 'cancelled' });
     expect(ended!.payments).toHaveLength(1);
@@ -187,8 +188,33 @@ describe('joining, renewing, failing and cancelling', () => {
     const [m] = await mine(api);
     expect(m).toMatchObject({ status: 'active', creditsLeft: 3, nextRenewal: null });
     expect(m!.currentPeriodEnd - m!.currentPeriodStart).toBeGreaterThanOrEqual(59 * DAY);
-    const { now } = (await advance(server, 0)) as unknown as { now: number };
-    await advance(server, m!.currentPeriodEnd - now);
+    const { now } = (await advance(api, 0)) as unknown as { now: number };
+    await advance(api, m!.currentPeriodEnd - now);
     expect((await mine(api))[0]).toMatchObject({ status: 'ended', endReason: 'pass_expired' });
+  });
+});
+
+describe('the test-mode routes are the learner\u2019s own', () => {
+  it('moving the clock and changing the card need the member\u2019s session, and touch only their memberships', async () => {
+    const member = await join(server, PLANS.monthly);
+    const [before] = await mine(member.api);
+    const other = await join(server, PLANS.monthly);
+    // Without a session: refused.
+    const anonymous = client(server);
+    expect((await anonymous.post('/test-payments/clock', { advanceSeconds: 40 * DAY })).status).toBe(401);
+    expect((await anonymous.post(`/test-payments/memberships/${member.membershipId}/card`, { card_number: CARDS.declined })).status).toBe(401);
+    // Another learner cannot change the member's card…
+    expect((await other.api.post(`/test-payments/memberships/${member.membershipId}/card`, { card_number: CARDS.declined })).status).toBe(404);
+    // …and moving their own clock past the period end renews their membership, not the member's.
+    const moved = await advance(other.api, before!.currentPeriodEnd - (await advance(other.api, 0)).now + 60);
+    expect(moved.renewed).toBeGreaterThanOrEqual(1);
+    expect((await mine(other.api))[0]!.payments).toHaveLength(2);
+    const [after] = await mine(member.api);
+    expect(after).toMatchObject({ status: 'active', currentPeriodEnd: before!.currentPeriodEnd });
+    expect(after!.payments).toHaveLength(1);
+    expect((await advance(member.api, 0)).now).toBeLessThan(before!.currentPeriodEnd);
+    // The member's own clock still renews it, with the card they have.
+    await advance(member.api, before!.currentPeriodEnd - (await advance(member.api, 0)).now);
+    expect((await mine(member.api))[0]).toMatchObject({ status: 'active', currentPeriodStart: before!.currentPeriodEnd });
   });
 });

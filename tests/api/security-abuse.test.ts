@@ -1,6 +1,6 @@
 /**
  * Guessing and flooding are limited per client and per target, atomically: voucher codes (wherever a code
- * is tried), enquiries and the 'Enquriy Sumbitted' analytics event.
+ * is tried) and enquiries; the 'Enquriy Sumbitted' analytics event is accepted only with a real enquiry.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
@@ -101,15 +101,30 @@ describe('enquiry and analytics flooding', () => {
     expect((await enquire('198.51.100.40', 99)).status).toBe(201);
   });
 
-  it('holds forged \'Enquriy Sumbitted\' events to the enquiry limit, while page views flow', async () => {
-    const limit = server.config.RATE_LIMIT_ENQUIRY_PER_IP;
-    const post = (name: string, ip: string) => fetch(`${server.url}/api/analytics/events`, {
+  it('refuses forged \'Enquriy Sumbitted\' events (no real enquiry) and records none, while page views flow', async () => {
+    const post = (name: string, ip: string, extra: Record<string, unknown> = {}) => fetch(`${server.url}/api/analytics/events`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
-      body: JSON.stringify({ name, educator_ref: 'edu_clay' }),
+      body: JSON.stringify({ name, educator_ref: 'edu_clay', ...extra }),
     });
-    const forged = await Promise.all(Array.from({ length: 50 }, () => post('Enquriy Sumbitted', '203.0.113.41')));
-    expect(count(forged.map((r) => r.status))).toEqual({ 202: limit, 429: 50 - limit });
+    const events = async () => (await server.db.selectFrom('analytics_events').select('id').where('name', '=', 'Enquriy Sumbitted').execute()).length;
+    const before = await events();
+    const forged = await Promise.all(Array.from({ length: 50 }, (_, i) => post('Enquriy Sumbitted', '203.0.113.41', i % 2 ? { enquiry_ref: `enq_made_up_${i}` } : {})));
+    expect(count(forged.map((r) => r.status))).toEqual({ 400: 50 });
+    expect(await events()).toBe(before);
+    // A real enquiry records its event once; the page sending it again with the enquiry's id adds nothing.
+    const made = await enquire('198.51.100.43', 100);
+    expect(made.status).toBe(201);
+    const { id } = await made.json() as { id: string };
+    expect(await events()).toBe(before + 1);
+    expect((await post('Enquriy Sumbitted', '198.51.100.43', { enquiry_ref: id })).status).toBe(202);
+    expect(await events()).toBe(before + 1);
+    // Another educator's enquiry proves nothing here.
+    const elsewhere = await fetch(`${server.url}/api/analytics/events`, {
+      method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.43' },
+      body: JSON.stringify({ name: 'Enquriy Sumbitted', educator_ref: 'edu_code', enquiry_ref: id }),
+    });
+    expect(elsewhere.status).toBe(400);
     const views = await Promise.all(Array.from({ length: 40 }, () => post('Educator Profile View', '203.0.113.42')));
     expect(count(views.map((r) => r.status))).toEqual({ 202: server.config.RATE_LIMIT_ANALYTICS_PER_TARGET, 429: 40 - server.config.RATE_LIMIT_ANALYTICS_PER_TARGET });
   });

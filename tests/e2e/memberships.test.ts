@@ -34,8 +34,10 @@ async function waitHeading(page: Page, name: string | RegExp): Promise<void> {
   if (await banner.isVisible() && !(await heading(page, name).isVisible())) throw new Error(`Expected "${name}", the error banner says: ${await banner.textContent()}`);
 }
 
-async function moveClock(seconds: number): Promise<void> {
-  const res = await fetch(url('/api/test-payments/clock'), { method: 'POST', headers: { origin: baseUrl(), 'content-type': 'application/json' }, body: JSON.stringify({ advanceSeconds: seconds }) });
+/** Moves the signed-in learner's own test clock (the browser's session moves it). */
+async function moveClock(page: Page, seconds: number): Promise<void> {
+  const cookie = (await page.context().cookies(url('/'))).map((c) => `${c.name}=${c.value}`).join('; ');
+  const res = await fetch(url('/api/test-payments/clock'), { method: 'POST', headers: { origin: baseUrl(), 'content-type': 'application/json', cookie }, body: JSON.stringify({ advanceSeconds: seconds }) });
   expect(res.status).toBe(200);
 }
 
@@ -117,7 +119,7 @@ describe('a member’s journey in the marketplace', () => {
       const firstRenewal = await membership.getByTestId('membership-renewal').textContent();
 
       // A month and a bit later (the test clock): renewed, the credits back, a second receipt.
-      await moveClock(32 * DAY);
+      await moveClock(page, 32 * DAY);
       await page.reload();
       await expect.poll(() => membership.getByTestId('membership-credits').textContent()).toBe('Credits left: 2');
       await expect.poll(() => membership.getByTestId('membership-renewal').textContent()).not.toBe(firstRenewal);

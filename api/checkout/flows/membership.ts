@@ -44,7 +44,7 @@ export const membershipFlow = defineFlow({
     const plan = chosen ? await loadPlan(ctx.q, chosen.planId) : undefined;
     if (!chosen || !plan) throw new ProblemError(problems.checkoutSubmission());
     await assertNotMember(ctx, plan.id, base.user_id);
-    const now = await membershipNow(ctx.deps, ctx.q);
+    const now = await membershipNow(ctx.deps, ctx.q, base.user_id);
     const membership = await startMembership(ctx.q, ctx.deps, {
       plan, userId: base.user_id, checkoutId: ctx.row.id, now, amount: base.total_cost, currency: base.currency,
       paymentMethod: pay.method, provider: ctx.row.payment_provider, paymentId: pay.paymentId ?? null, customerId: null,

@@ -51,12 +51,17 @@ export function holdCapText(seconds: number): string {
 /**
  * A checkout held its spaces (and voucher use) for the longest time allowed: they went back to other learners and
  * the checkout is closed, so the learner starts again (409: the request was fine, the checkout's state forbids it).
+ * `waitSeconds`: the learner's time on this date is used up (by this checkout or one before it), and other learners
+ * have their turn for that long first.
  */
-export function holdLapsedProblem(capSeconds: number): Problem {
+export function holdLapsedProblem(capSeconds: number, waitSeconds?: number): Problem {
+  const again = waitSeconds && waitSeconds > 0
+    ? `You can reserve them again in ${holdCapText(Math.max(60, waitSeconds))}.`
+    : 'Please start your booking again.';
   return {
     type: problemType(HOLD_LAPSED_SLUG),
     title: 'Reservation Expired',
     status: 409,
-    detail: `Your spaces were reserved for the longest time we allow (${holdCapText(capSeconds)}) and have been released for other learners. Please start your booking again.`,
+    detail: `Your spaces were reserved for the longest time we allow (${holdCapText(capSeconds)}) and have been released for other learners. ${again}`,
   };
 }
