@@ -9,7 +9,7 @@
 import { Agent, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server } from 'node:http';
-import { NodeApp } from 'astro/app/node';
+import { createRequestFromNodeRequest } from 'astro/app/node';
 import { createApp, type AstroHandler, type Deps } from '../../api/app.ts';
 import { loadConfig } from '../../api/config.ts';
 import { listen } from '../../api/http/node-server.ts';
@@ -23,7 +23,7 @@ const listenersSeen: number[] = [];
 
 /** Astro's handler for a path it has no route for: read the request, then pass it on. */
 const missingPages: AstroHandler = (req, _res, next) => {
-  NodeApp.createRequest(req);
+  createRequestFromNodeRequest(req);
   listenersSeen.push(req.socket.listenerCount('close'));
   next();
 };

@@ -3,6 +3,7 @@
  * course captures guests, marketing consent and terms. Writes stepState.contactDetails and binds the checkout to
  * the learner.
  */
+import type { z } from 'zod';
 import { ProblemError, problems, type ProblemProperty } from '../../../src/domain/problems.ts';
 import {
   BOOKER_RESPONSE_PATH, DEFAULT_FORM_REF, attendeeResponsePath, assertKnownUser, bookerFormRef, capturesGuests,
@@ -16,7 +17,7 @@ import { entry, requestedSpaces, setEntry, type Ctx } from '../context.ts';
 
 type ContactAction = 'contact details filled' | 'order contact details filled';
 
-async function fillContactDetails(ctx: Ctx, payload: (typeof ACTION_PAYLOADS)[ContactAction]['_output']): Promise<void> {
+async function fillContactDetails(ctx: Ctx, payload: z.output<(typeof ACTION_PAYLOADS)[ContactAction]>): Promise<void> {
   assertKnownUser(ctx.user?.id);
   const user = ctx.user!;
   const educator = ctx.cat.educator;

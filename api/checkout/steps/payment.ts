@@ -4,6 +4,7 @@
  * Provider methods (card, wallet, pay-later) are taken by whichever provider the registry names; invoice and
  * in-person payment need none. Provider calls run before the transaction (`prepare`) and are re-checked inside it.
  */
+import type { z } from 'zod';
 import { ProblemError, problems, type Problem } from '../../../src/domain/problems.ts';
 import { manualPaymentMessage, visiblePaymentMethods, type PaymentMethod } from '../../../src/domain/checkout/paymentMethods.ts';
 import { validateInvoiceDetails } from '../../../src/domain/checkout/validation.ts';
@@ -181,7 +182,7 @@ async function paymentSuccessful(ctx: Ctx, payload: { payment_intent_client_secr
   await recordPaid(ctx, state.paymentMethod, payment.id);
 }
 
-async function payByInvoice(ctx: Ctx, payload: (typeof ACTION_PAYLOADS)['invoice details added']['_output']): Promise<void> {
+async function payByInvoice(ctx: Ctx, payload: z.output<(typeof ACTION_PAYLOADS)['invoice details added']>): Promise<void> {
   const { visible, options } = await methodsFor(ctx);
   if (!visible.includes('invoice')) methodUnavailable();
   const properties = validateInvoiceDetails(payload, 'payload');

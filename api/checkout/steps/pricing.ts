@@ -2,6 +2,7 @@
  * The Spaces step (booking, bookingApplication) and the Offers step (order): offers, add-ons and a promo code
  * or gift card (spec 2.14, 5 "Offer quantity"). Writes stepState.price.
  */
+import type { z } from 'zod';
 import { defaultOfferSelection } from '../../../src/domain/checkout/defaults.ts';
 import { voucherProperty } from '../../../src/domain/checkout/problems.ts';
 import { ACTION_PAYLOADS } from '../actions.ts';
@@ -14,7 +15,7 @@ import { currentHold } from '../holds.ts';
 
 type PricingAction = 'pricing options picked' | 'order pricing options picked';
 
-async function pickPricing(ctx: Ctx, payload: (typeof ACTION_PAYLOADS)[PricingAction]['_output']): Promise<void> {
+async function pickPricing(ctx: Ctx, payload: z.output<(typeof ACTION_PAYLOADS)[PricingAction]>): Promise<void> {
   // A dated flow sells its occurrence's offers: the date comes first.
   if (stepObject(ctx, 'date') && !ctx.occ) {
     invalid([{ key: 'payload.selectedOffers', name: 'Date', message: 'must be picked first' }]);

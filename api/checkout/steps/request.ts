@@ -2,6 +2,7 @@
  * The request flow's own steps (spec 2.14 "Request Delivery", "Request Dates") and its rules (spec 4 "Request
  * flow rules"): calendar-based, instant booking, the slot a calendar-based request books.
  */
+import type { z } from 'zod';
 import type { ProblemProperty } from '../../../src/domain/problems.ts';
 import { ProblemError, problems } from '../../../src/domain/problems.ts';
 import { availableDeliveryTypes, defaultDelivery, defaultDurationId, defaultRequestPricing, pickLocation } from '../../../src/domain/checkout/defaults.ts';
@@ -113,7 +114,7 @@ export function checkPreferredDates(ctx: Ctx, dates: ReadonlyArray<string | null
   return dates.map((d) => (d as string).trim());
 }
 
-async function configureDelivery(ctx: Ctx, payload: (typeof ACTION_PAYLOADS)['request delivery configured']['_output']): Promise<void> {
+async function configureDelivery(ctx: Ctx, payload: z.output<(typeof ACTION_PAYLOADS)['request delivery configured']>): Promise<void> {
   const course = courseOf(ctx);
   const options = course.duration_pricing ?? [];
   const properties: ProblemProperty[] = [];
