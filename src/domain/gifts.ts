@@ -8,6 +8,7 @@ import { validateEmail } from './email.ts';
 import type { ProblemProperty } from './problems.ts';
 import { DEFAULT_TIME_ZONE } from './time.ts';
 import { MAX_GIFT_MESSAGE, type GiftDetails } from './gift-limits.ts';
+import { visiblePaymentMethods, type PaymentMethod, type PaymentOptions } from './checkout/paymentMethods.ts';
 
 /** UK practice (and the Gift Card Regulations consulted on): a gift card lasts at least 12 months. */
 export const MIN_EXPIRY_MONTHS = 12;
@@ -52,6 +53,17 @@ export const giftSettingsSchema = z
 export type GiftSettings = z.output<typeof giftSettingsSchema>;
 
 export const GIFTS_OFF: GiftSettings = { enabled: false, fixedAmounts: [], customMin: null, customMax: null, expiryMonths: MIN_EXPIRY_MONTHS, designColour: null };
+
+/**
+ * Gift vouchers are on sale only where they can be paid for: switched on, and the educator takes a method the gift
+ * flow allows (card or wallet; never invoice or in person, because the code is issued when it is paid). The tab, the
+ * gift page, the settings' answer and the gift checkout all ask this. `available`: the methods a provider takes in
+ * this deployment, where that is known (the server); the published pages know only the educator's options.
+ */
+export function giftVouchersOnSale(enabled: boolean, options: PaymentOptions | null | undefined, available?: readonly PaymentMethod[]): boolean {
+  if (!enabled) return false;
+  return visiblePaymentMethods('giftVoucher', options).some((m) => !available || available.includes(m));
+}
 
 /** Whether the buyer may choose this amount: one of the fixed amounts, or inside the custom range. */
 export function giftAmountAllowed(settings: GiftSettings, amount: number): boolean {

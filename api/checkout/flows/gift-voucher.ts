@@ -6,7 +6,8 @@
  */
 import { ProblemError, problems } from '../../../src/domain/problems.ts';
 import { giftExpiry, giftSendAt, londonDate } from '../../../src/domain/gifts.ts';
-import { loadGiftSettings } from '../../../db/queries/gifts.ts';
+import { giftVouchersSold, loadGiftSettings } from '../../../db/queries/gifts.ts';
+import { availableMethods } from '../../payments/registry.ts';
 import { queueMail } from '../../mail/index.ts';
 import { defineFlow } from '../definition.ts';
 import { entry } from '../context.ts';
@@ -43,8 +44,10 @@ export const giftVoucherFlow = defineFlow({
     },
   }),
   initialise: async (ctx) => {
-    const settings = await loadGiftSettings(ctx.q, ctx.row.educator_id);
-    if (!settings.enabled) throw new ProblemError(problems.notFound('This educator does not sell gift vouchers.'));
+    // Not on sale where it cannot be paid for: switched off, or no method the gift flow takes (card, wallet).
+    if (!(await giftVouchersSold(ctx.q, ctx.row.educator_id, undefined, availableMethods(ctx.deps.config)))) {
+      throw new ProblemError(problems.notFound('This educator does not sell gift vouchers.'));
+    }
   },
   outcome: async (ctx, pay, base) => {
     const amount = giftAmountOf(ctx);
