@@ -20,7 +20,7 @@ import { authProblems } from '../auth/problems.ts';
  * What is on sale: `vouchers_app_installed` is true only while gift vouchers can be bought — switched on (`enabled`)
  * and `payable` (the educator takes card or wallet here: the gift flow never takes invoice or in person).
  */
-export function publicGiftSettings(s: GiftSettings, payable: boolean) {
+export function publicGiftSettings(s: GiftSettings, payable: boolean, feesAbsorbed: boolean) {
   const onSale = s.enabled && payable;
   return {
     vouchers_app_installed: onSale,
@@ -32,13 +32,17 @@ export function publicGiftSettings(s: GiftSettings, payable: boolean) {
     expiryMonths: s.expiryMonths,
     designColour: s.designColour,
     currency: 'GBP',
+    // Whether the educator absorbs the platform fee: the Amount step shows the cost summary before Continue.
+    fees_absorbed: feesAbsorbed,
   };
 }
 
 async function answer(deps: AppEnv['Variables']['deps'], educatorId: string) {
   const settings = await loadGiftSettings(deps.db, educatorId);
   const payable = await giftVouchersSold(deps.db, educatorId, { ...settings, enabled: true }, availableMethods(deps.config));
-  return publicGiftSettings(settings, payable);
+  const fee = await deps.db.selectFrom('educator_fee_settings').select('fees_absorbed').where('educator_id', '=', educatorId).executeTakeFirst();
+  // As the checkout's catalogue reads it (db/queries/checkout.ts): no settings, the educator absorbs the fee.
+  return publicGiftSettings(settings, payable, fee ? !!fee.fees_absorbed : true);
 }
 
 export function giftVoucherRoutes() {

@@ -9,6 +9,7 @@ import type { ProblemProperty } from './problems.ts';
 import { DEFAULT_TIME_ZONE } from './time.ts';
 import { MAX_GIFT_MESSAGE, type GiftDetails } from './gift-limits.ts';
 import { visiblePaymentMethods, type PaymentMethod, type PaymentOptions } from './checkout/paymentMethods.ts';
+import { computeCostSummary, type CostSummary } from './checkout/costSummary.ts';
 
 /** UK practice (and the Gift Card Regulations consulted on): a gift card lasts at least 12 months. */
 export const MIN_EXPIRY_MONTHS = 12;
@@ -63,6 +64,22 @@ export const GIFTS_OFF: GiftSettings = { enabled: false, fixedAmounts: [], custo
 export function giftVouchersOnSale(enabled: boolean, options: PaymentOptions | null | undefined, available?: readonly PaymentMethod[]): boolean {
   if (!enabled) return false;
   return visiblePaymentMethods('giftVoucher', options).some((m) => !available || available.includes(m));
+}
+
+/** The gift checkout's one line: "Gift voucher £x" (no VAT: a multi-purpose voucher's VAT is due when it is spent). */
+export const GIFT_VOUCHER_LINE = 'Gift voucher';
+
+export function giftVoucherExtras(amount: number): { label: string; cost: number; quantity: number }[] {
+  return [{ label: GIFT_VOUCHER_LINE, cost: amount, quantity: 1 }];
+}
+
+/**
+ * The gift checkout's cost summary for an amount: the line and the platform fee as for any paid order. The Amount
+ * step shows it as the buyer chooses, before Continue; the checkout then records the same (its selection's extras
+ * go through the same computeCostSummary).
+ */
+export function giftVoucherCostSummary(amount: number, feesAbsorbed: boolean, currency = 'GBP'): CostSummary {
+  return computeCostSummary({ offers: [], addOns: [], extras: giftVoucherExtras(amount), voucher: null, vat: null, feesAbsorbed, currency });
 }
 
 /** Whether the buyer may choose this amount: one of the fixed amounts, or inside the custom range. */

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { makeEducatorAdmin, signUpAndLogin } from '../helpers/auth.ts';
 import { CARDS, DAY, IDS, client, payWithCard, problemType, seedCheckoutCatalogue, type Client } from './checkout-fixtures.ts';
-import { londonDate } from '../../src/domain/gifts.ts';
+import { giftVoucherCostSummary, londonDate } from '../../src/domain/gifts.ts';
 
 let server: TestServer;
 let now: number;
@@ -205,6 +205,23 @@ describe('gift checkout', () => {
       await server.db.deleteFrom('payment_option_methods').where('payment_options_id', '=', 'pay_vat_gifts').execute();
       await server.db.deleteFrom('payment_options').where('id', '=', 'pay_vat_gifts').execute();
       await api.put(`/educators/${IDS.educatorVat}/gift-vouchers`, { ...SETTINGS, enabled: false });
+    }
+  });
+
+  it('the Amount step can show the price before Continue: the settings say who pays the fee, and the summary it works out is the checkout’s', async () => {
+    for (const absorbed of [false, true]) {
+      await server.db.deleteFrom('educator_fee_settings').where('educator_id', '=', IDS.educator).execute();
+      await server.db.insertInto('educator_fee_settings').values({ educator_id: IDS.educator, fees_absorbed: absorbed }).execute();
+      const offer = await client(server).get(`/educators/${IDS.educator}/gift-vouchers`);
+      expect(offer.body.fees_absorbed).toBe(absorbed);
+      const { api } = await learner();
+      const init = await api.initialise('gift-voucher', { educatorId: IDS.educator });
+      const picked = await api.submit(init.body._id, 'gift amount picked', { amount: 2500 });
+      expect(picked.status).toBe(200);
+      const preview = giftVoucherCostSummary(2500, offer.body.fees_absorbed);
+      expect(preview.summary_items.extraSummary).toEqual([{ text: 'Gift voucher', value: 2500 }]);
+      expect(picked.body.costSummary).toMatchObject({ total_cost: preview.total_cost, platform_fee: preview.platform_fee, fees_absorbed: absorbed });
+      expect(picked.body.costSummary.summary_items.extraSummary).toEqual(preview.summary_items.extraSummary);
     }
   });
 

@@ -202,6 +202,11 @@ describe('buying a gift voucher in an embed on another origin', () => {
       await waitHeading(page, 'Choose an Amount');
       await expect(page.getByRole('radio', { name: 'Another amount' }).count()).resolves.toBe(1);
       await page.locator('.checkout-summary__course', { hasText: 'Gift Voucher' }).waitFor();
+      // The summary shows the price as the buyer chooses, before Continue.
+      await page.getByRole('radio', { name: '£50.00' }).check();
+      await expect.poll(() => page.locator('.checkout-summary').textContent()).toMatch(/Gift voucher[\s\S]*£50\.00/);
+      await page.getByRole('radio', { name: '£100.00' }).check();
+      await expect.poll(() => page.locator('.checkout-summary').textContent()).toMatch(/Gift voucher[\s\S]*£100\.00/);
     } finally {
       await context.close();
     }

@@ -5,7 +5,7 @@
  * send date, both through the outbox in the same transaction.
  */
 import { ProblemError, problems } from '../../../src/domain/problems.ts';
-import { giftExpiry, giftSendAt, londonDate } from '../../../src/domain/gifts.ts';
+import { giftExpiry, giftSendAt, giftVoucherExtras, londonDate } from '../../../src/domain/gifts.ts';
 import { giftVouchersSold, loadGiftSettings } from '../../../db/queries/gifts.ts';
 import { availableMethods } from '../../payments/registry.ts';
 import { queueMail } from '../../mail/index.ts';
@@ -30,7 +30,7 @@ export const giftVoucherFlow = defineFlow({
   selection: (ctx) => {
     const amount = giftAmountOf(ctx);
     if (amount === null) return null;
-    return { offers: [], addOns: [], extras: [{ label: 'Gift voucher', cost: amount, quantity: 1 }], spaces: 0, voucherId: null };
+    return { offers: [], addOns: [], extras: giftVoucherExtras(amount), spaces: 0, voucherId: null };
   },
   // A gift voucher is always paid for: it is money on a card.
   paymentRequired: async () => true,
