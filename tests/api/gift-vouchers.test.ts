@@ -175,7 +175,10 @@ describe('gift checkout', () => {
       const start = await client(server).initialise('gift-voucher', { educatorId: IDS.educatorVat });
       expect(start.status).toBe(404);
       expect(problemType(start.body)).toBe('generic/not-found');
-      // The published pages (the Gift Vouchers tab) read the same rule.
+      // The gift page is not found (it answers 404), and the published pages (the Gift Vouchers tab) read the same rule.
+      const { loadCheckoutPage } = await import('../../api/pages/checkout-bootstrap.ts');
+      const giftPage = () => loadCheckoutPage(server.deps, new URL(`http://localhost/gift-checkout?flow=giftVoucher&educator=${IDS.educatorVat}`), 'minisite');
+      expect((await giftPage()).bootstrap.problem?.status).toBe(404);
       const { loadEducatorCatalogue } = await import('../../db/queries/pages.ts');
       let catalogue = await loadEducatorCatalogue(server.db, [IDS.educatorVat, IDS.educator], now);
       expect(catalogue.educators.find((m) => m.educator.id === IDS.educatorVat)?.vouchersAppInstalled).toBe(false);
@@ -189,6 +192,7 @@ describe('gift checkout', () => {
       expect((await client(server).get(`/educators/${IDS.educatorVat}/gift-vouchers`)).body).toMatchObject({ vouchers_app_installed: true, payable: true });
       catalogue = await loadEducatorCatalogue(server.db, [IDS.educatorVat], now);
       expect(catalogue.educators[0]?.vouchersAppInstalled).toBe(true);
+      expect((await giftPage()).bootstrap.problem).toBeNull();
       const buyer = await learner();
       const started = await buyer.api.initialise('gift-voucher', { educatorId: IDS.educatorVat });
       expect(started.status).toBe(201);
