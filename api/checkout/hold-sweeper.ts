@@ -7,13 +7,16 @@ import type { Deps } from '../app.ts';
 import type { BackgroundJob } from '../background.ts';
 import { sweepAllExpiredHolds } from './holds.ts';
 import { sweepLapsedGiftHolds } from '../gifts/cards.ts';
+import { sweepLapsedCreditHolds } from '../memberships/service.ts';
 
 export function holdSweeperJob(deps: Deps): BackgroundJob {
   return {
     name: 'hold-sweeper',
     idleMs: 30_000,
     busyMs: 0,
-    // Gift card holds lapse with the spaces': their balance comes back too (spendable already counts them free).
-    run: async () => (await sweepAllExpiredHolds(deps.db, deps.dialect, deps.now())) + (await sweepLapsedGiftHolds(deps.db, deps.dialect, deps.now())),
+    // Gift card and membership credit holds lapse with the spaces': the balance and the credit come back too
+    // (spendable balances and a member's credits already count them free).
+    run: async () => (await sweepAllExpiredHolds(deps.db, deps.dialect, deps.now())) + (await sweepLapsedGiftHolds(deps.db, deps.dialect, deps.now()))
+      + (await sweepLapsedCreditHolds(deps.db, deps.dialect, deps.now())),
   };
 }

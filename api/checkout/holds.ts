@@ -20,6 +20,7 @@ import type { SpaceHoldRow } from '../../db/schema/checkout.ts';
 import { newId } from './ids.ts';
 import { lapsedVoucherUses } from '../../db/queries/holds.ts';
 import { releaseGiftCard } from '../gifts/cards.ts';
+import { releaseCredit } from '../memberships/service.ts';
 
 export interface HoldRequest {
   occurrenceId: string | null;
@@ -331,8 +332,9 @@ function noted(q: Q, hold: SpaceHoldRow): SpaceHoldRow {
 
 /** Gives back the checkout's hold if it is still held (go back, abandon). */
 export async function releaseHold(q: Q, dialect: Dialect, checkoutId: string, now: number): Promise<boolean> {
-  // What a gift card holds for this checkout goes back with the spaces.
+  // What a gift card or a membership credit holds for this checkout goes back with the spaces.
   await releaseGiftCard(q, dialect, checkoutId, now);
+  await releaseCredit(q, dialect, checkoutId, now);
   const hold = await currentHold(q, checkoutId);
   if (!hold || hold.status !== 'held') return false;
   if (hold.occurrence_id) await lockOccurrence(q, dialect, hold.occurrence_id);

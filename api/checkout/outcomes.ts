@@ -16,7 +16,7 @@ import type { CompletionPayment, OutcomeBase, OutcomeKind } from './definition.t
 import { notifyOutcome } from './notify.ts';
 import { memberOf } from './context.ts';
 import { MEMBER_CREDIT_TEXT, summarySpendsCredit } from '../../src/domain/memberships.ts';
-import { spendCredit } from '../memberships/service.ts';
+import { holdCredit, spendCredit } from '../memberships/service.ts';
 import { commitGiftCard, holdGiftCard } from '../gifts/cards.ts';
 import { formatPence } from '../../src/domain/money.ts';
 
@@ -28,6 +28,7 @@ import { formatPence } from '../../src/domain/money.ts';
 export async function holdForSelection(ctx: Ctx, { capped }: { capped: boolean }): Promise<void> {
   await holdSpaces(ctx, { capped });
   await holdGift(ctx, { capped });
+  await holdMemberCredit(ctx);
 }
 
 /** The learner the checkout holds for (bound on entering an after-login step; Payment is one). */
@@ -37,6 +38,24 @@ function holder(ctx: Ctx): string {
 
 function lapsed(ctx: Ctx, againAt?: number): ProblemError {
   return new ProblemError(holdLapsedProblem(ctx.deps.config.CHECKOUT_HOLD_MAX_SECONDS, againAt === undefined ? undefined : againAt - ctx.now));
+}
+
+const NO_CREDIT_LEFT = 'none left this period';
+
+/**
+ * Holds the membership credit the fixed total counts on, as long as the spaces are held: a credit spent by another
+ * checkout meanwhile is found here, before any money moves, and the learner is told to choose again without it.
+ */
+async function holdMemberCredit(ctx: Ctx): Promise<void> {
+  if (!summarySpendsCredit(ctx.row.cost_summary as Parameters<typeof summarySpendsCredit>[0])) return;
+  const member = await memberOf(ctx);
+  const held = member && await holdCredit(ctx.q, ctx.dialect, {
+    membershipId: member.membership.id, checkoutId: ctx.row.id, now: ctx.now, expiresAt: ctx.now + ctx.deps.config.CHECKOUT_HOLD_SECONDS,
+  });
+  if (!held) {
+    const message = ctx.row.current_step === 'payment' ? `${NO_CREDIT_LEFT}: go back and choose your spaces without it` : NO_CREDIT_LEFT;
+    throw new ProblemError(problems.validation([{ key: 'stepState.price.useMembershipCredit', name: 'Membership credit', message }]));
+  }
 }
 
 /** What a gift card pays in the fixed total (the cost summary at Payment), if one is applied. */
@@ -261,6 +280,6 @@ async function spendMemberCredit(ctx: Ctx, outcome: { kind: string; id: string }
     membershipId: member.membership.id, checkoutId: ctx.row.id, bookingId: outcome.kind === 'booking' ? outcome.id : null, value, now: ctx.now,
   });
   if (!spent) {
-    throw new ProblemError(problems.validation([{ key: 'stepState.price.useMembershipCredit', name: 'Membership credit', message: 'none left this period' }]));
+    throw new ProblemError(problems.validation([{ key: 'stepState.price.useMembershipCredit', name: 'Membership credit', message: NO_CREDIT_LEFT }]));
   }
 }

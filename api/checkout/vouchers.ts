@@ -54,8 +54,8 @@ export async function checkGiftCard(q: Q, input: { educatorId: string; code: str
   if (!looksLikeGiftCode(input.code)) return null;
   const card = await giftCardByCode(q, input.educatorId, normaliseGiftCode(input.code));
   if (!card) return null;
-  if (Number(card.expires_at) <= input.now) return { ok: false, reason: 'expired' };
+  if (Number(card.expires_at) <= input.now) return { ok: false, reason: 'giftExpired' };
   const spendable = await spendableBalance(q, card, input.checkoutId ?? '', input.now);
-  if (spendable <= 0) return { ok: false, reason: 'usedUp' };
+  if (spendable <= 0) return { ok: false, reason: 'giftUsedUp' };
   return { ok: true, card, spendable };
 }

@@ -20,7 +20,7 @@ import { originForContext } from '../../src/domain/checkout/flows.ts';
 import { invoiceDueText } from '../../src/domain/checkout/messages.ts';
 import { referenceText } from '../../src/domain/checkout/outcomes.ts';
 import {
-  BOOKING_STATUS_TEXT, cancellationPolicy, deliveryLines, documentButtonText, hasDocument, isCancelled, longDate, paymentMethodText, whenText,
+  BOOKING_STATUS_TEXT, cancellationPolicy, deliveryLines, documentButtonText, giftCardPaid, hasDocument, isCancelled, longDate, paidText, paymentMethodText, whenText,
   type CancellationPolicy,
 } from './describe.ts';
 
@@ -108,16 +108,17 @@ function modelOf(view: BookingView | OrderView, context: PageContext, now: numbe
 
   const payment: string[] = [];
   let total: OutcomePageModel['total'];
-  if (view.totalCost > 0) {
-    const method = paymentMethodText(view.paymentMethod);
-    if (view.paymentState === 'paid') {
-      total = { label: 'Total paid', amount: money(view.totalCost) };
-      if (method) payment.push(`Paid by ${method}`);
-    } else {
-      total = { label: cancelled ? 'Total (no longer due)' : 'Total due', amount: money(view.totalCost) };
-      if (!cancelled && view.paymentMethod === 'invoice' && view.dueDate) payment.push(invoiceDueText(view.dueDate));
-      if (!cancelled && view.paymentMethod === 'manual') payment.push(view.manualNote || 'Pay the organizer on the day.');
-    }
+  const gift = giftCardPaid(view);
+  if (view.paymentState === 'paid' && view.totalCost + gift > 0) {
+    // A gift card is a means of payment: its part is paid, and said so ("£40.00 by Card and £20.00 by gift card").
+    total = { label: 'Total paid', amount: money(view.totalCost + gift) };
+    const how = paidText(view);
+    if (how) payment.push(`Paid ${how}`);
+  } else if (view.totalCost > 0) {
+    if (gift > 0) payment.push(`Paid ${money(gift)} by gift card`);
+    total = { label: cancelled ? 'Total (no longer due)' : 'Total due', amount: money(view.totalCost) };
+    if (!cancelled && view.paymentMethod === 'invoice' && view.dueDate) payment.push(invoiceDueText(view.dueDate));
+    if (!cancelled && view.paymentMethod === 'manual') payment.push(view.manualNote || 'Pay the organizer on the day.');
   } else {
     total = { label: 'Total', amount: 'Free' };
   }
@@ -139,14 +140,18 @@ function modelOf(view: BookingView | OrderView, context: PageContext, now: numbe
         : c.refund_status === 'failed'
           ? `Your refund of ${money(Number(c.refund_amount))} could not be made automatically; ${view.educator.name} will arrange it.`
           : `Your refund of ${money(Number(c.refund_amount))} is on its way.`;
+    // What a gift card paid goes back on the card with the cancellation, and is said with the rest.
+    const giftText = c && gift > 0 ? `${money(gift)} returned to your gift card.` : null;
+    const providerPreview = view.paymentState === 'paid' && view.totalCost > 0 && needsProvider(view.paymentMethod ?? '')
+      ? `${money(view.totalCost)} will be refunded to your ${paymentMethodText(view.paymentMethod)}.`
+      : view.paymentState === 'unpaid' && view.totalCost > 0 ? 'Nothing will be due.' : null;
+    const giftPreview = gift > 0 ? `${money(gift)} will be returned to your gift card.` : null;
     cancellation = {
       policy,
       deadlineText: policy.deadline !== null ? longDate(policy.deadline) : null,
       cancelledText: cancelled ? `This booking was cancelled${c ? ` on ${longDate(Number(c.cancelled_at))}` : ''}.` : null,
-      refundText,
-      refundPreview: view.paymentState === 'paid' && view.totalCost > 0 && needsProvider(view.paymentMethod ?? '')
-        ? `${money(view.totalCost)} will be refunded to your ${paymentMethodText(view.paymentMethod)}.`
-        : view.paymentState === 'unpaid' && view.totalCost > 0 ? 'Nothing will be due.' : null,
+      refundText: [refundText, giftText].filter(Boolean).join(' ') || null,
+      refundPreview: [providerPreview, giftPreview].filter(Boolean).join(' ') || null,
     };
   }
 

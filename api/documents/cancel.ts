@@ -41,7 +41,13 @@ function notFound(): never {
 export interface CancelResult {
   booking: BookingView;
   spacesReleased: number;
+  /**
+   * The refund as a whole: the payment method's part ('pending' until the provider answers), or 'refunded' when only
+   * a gift card paid and its part went back on the card with the cancellation; 'none' when nothing was paid.
+   */
   refund: RefundStatus;
+  /** What went back on the gift card that paid (part of) the booking (pence; 0 without one). */
+  giftCardRefund: number;
 }
 
 export async function cancelBooking(deps: Deps, user: SessionUser, bookingId: string): Promise<CancelResult> {
@@ -59,7 +65,7 @@ export async function cancelBooking(deps: Deps, user: SessionUser, bookingId: st
   const refundable = view.paymentState === 'paid' && !!view.paymentId && !!view.paymentProvider && needsProvider(view.paymentMethod ?? '')
     && view.totalCost > 0;
 
-  const { given: released, mailIds } = await deps.db.transaction().execute(async (tx) => {
+  const { given: released, mailIds, giftReturned } = await deps.db.transaction().execute(async (tx) => {
     const changed = await tx
       .updateTable('bookings')
       .set({ status: CANCELLED })
@@ -69,7 +75,7 @@ export async function cancelBooking(deps: Deps, user: SessionUser, bookingId: st
     if (Number(changed.numUpdatedRows) !== 1) throw new ProblemError(documentProblems.alreadyCancelled());
     // What a gift card paid goes back on the card (with the cancellation, once), as the provider part is refunded.
     // Before the occurrence: checkouts lock a gift card before its occurrence too.
-    await returnGiftCardSpend(tx, deps.dialect, { kind: 'booking', id: view.id }, now);
+    const giftReturned = await returnGiftCardSpend(tx, deps.dialect, { kind: 'booking', id: view.id }, now);
     const booking = await tx.selectFrom('bookings').select(['occurrence_id', 'spaces']).where('id', '=', view.id).executeTakeFirstOrThrow();
     const spaces = Math.max(0, Number(booking.spaces));
     let given = 0;
@@ -120,11 +126,12 @@ export async function cancelBooking(deps: Deps, user: SessionUser, bookingId: st
     for (const message of cancellationEmails(cancelled, deps.config)) {
       mailIds.push(await queueMail(tx, message, { now, ...(refundable ? { sendAfter: now + REFUND_MAIL_WAIT_SECONDS } : {}) }));
     }
-    return { given, mailIds };
+    return { given, mailIds, giftReturned };
   });
 
   // After the commit: the refund; its outcome is recorded together with the final text of the e-mails.
-  let refund: RefundStatus = refundable ? 'pending' : 'none';
+  // A gift card is a means of payment: what it paid is refunded (to the card, at once) like the provider's part.
+  let refund: RefundStatus = refundable ? 'pending' : giftReturned > 0 ? 'refunded' : 'none';
   if (refundable) {
     const provider = providerNamed(deps, view.paymentProvider!);
     let refundError: string | null = null;
@@ -156,5 +163,5 @@ export async function cancelBooking(deps: Deps, user: SessionUser, bookingId: st
     });
   }
   const after = (await loadBookingView(deps.db, view.id))!;
-  return { booking: after, spacesReleased: released, refund };
+  return { booking: after, spacesReleased: released, refund, giftCardRefund: giftReturned };
 }

@@ -4,6 +4,7 @@
  * document at all (spec 2.15: not when everything was free), Invoice or Receipt, the cancellation rule
  * (spec 9 "Free cancellation N day(s) prior") and the links to the booking page (spec 2.4).
  */
+import { paidByText, paidParts } from '../../src/domain/checkout/paidBy.ts';
 import type { BookingView, OrderView, OutcomeView, StoredCostSummary } from '../../db/queries/bookings.ts';
 import { cancellationDeadline, cancellationText, deliveryLine } from '../../src/domain/pricing.ts';
 import { locationText } from '../../src/domain/locations.ts';
@@ -79,6 +80,16 @@ const METHOD_LABELS: Record<string, string> = {
 
 export function paymentMethodText(method: string | null | undefined): string | null {
   return method ? (METHOD_LABELS[method] ?? method) : null;
+}
+
+/** What a gift card paid of an outcome (its cost summary keeps it; total_cost is the payment method's part). */
+export function giftCardPaid(view: { costSummary: { gift_card_amount?: number | null } | null }): number {
+  return Math.max(0, Number(view.costSummary?.gift_card_amount ?? 0) || 0);
+}
+
+/** How an outcome was paid, in words: "£40.00 by Card and £20.00 by gift card" (a gift card is a means of payment). */
+export function paidText(view: { totalCost: number; paymentMethod: string | null; currency: string; costSummary: { gift_card_amount?: number | null } | null }): string {
+  return paidByText(paidParts({ totalCost: view.totalCost, giftCardAmount: giftCardPaid(view), paymentMethod: view.paymentMethod }, paymentMethodText), view.currency || 'GBP');
 }
 
 /** The educator's tax label (spec 3: defaults to "Tax"). */

@@ -17,8 +17,8 @@ import { formatPence } from '../../src/domain/money.ts';
 import { manageButtonLabel, referenceText } from '../../src/domain/checkout/outcomes.ts';
 import type { Flow } from '../../src/domain/checkout/flows.ts';
 import {
-  BOOKING_STATUS_TEXT, bookingPageUrl, cancellationPolicy, deliveryLines, documentButtonText, hasDocument, longDate,
-  paymentMethodText, payInvoiceUrl, whenText,
+  BOOKING_STATUS_TEXT, bookingPageUrl, cancellationPolicy, deliveryLines, documentButtonText, giftCardPaid, hasDocument, longDate,
+  paidText, paymentMethodText, payInvoiceUrl, whenText,
 } from './describe.ts';
 import { calendarOfBooking } from './ical.ts';
 
@@ -82,13 +82,22 @@ function money(view: BookingView | OrderView, pence: number): string {
   return formatPence(pence, view.currency || 'GBP');
 }
 
-/** 'Paid £60.00 by Card', 'Due £30.00 by 1 January 2027 (Invoice)', 'Free'… */
+/**
+ * '£60.00 paid by Card', '£60.00 paid (£40.00 by Card and £20.00 by gift card)', 'Due £30.00 by 1 January 2027 (Invoice)',
+ * 'Free'…
+ */
 export function paymentText(view: BookingView | OrderView): string {
+  const gift = giftCardPaid(view);
+  // A gift card is a means of payment: what it paid is paid, not free.
+  if (view.paymentState === 'paid' && (view.totalCost > 0 || gift > 0)) {
+    const method = paymentMethodText(view.paymentMethod);
+    if (gift === 0) return `${money(view, view.totalCost)} paid${method ? ` by ${method}` : ''}`;
+    return view.totalCost > 0 ? `${money(view, view.totalCost + gift)} paid (${paidText(view)})` : `${money(view, gift)} paid by gift card`;
+  }
   if (view.paymentState === 'free' || view.totalCost <= 0) return 'Free';
-  const method = paymentMethodText(view.paymentMethod);
-  if (view.paymentState === 'paid') return `${money(view, view.totalCost)} paid${method ? ` by ${method}` : ''}`;
-  if (view.paymentMethod === 'invoice') return `${money(view, view.totalCost)} due${view.dueDate ? ` by ${longDate(view.dueDate)}` : ''} (Invoice)`;
-  return `${money(view, view.totalCost)} due${view.manualNote ? ` — ${view.manualNote}` : ''}`;
+  const already = gift > 0 ? ` (${money(view, gift)} paid by gift card)` : '';
+  if (view.paymentMethod === 'invoice') return `${money(view, view.totalCost)} due${view.dueDate ? ` by ${longDate(view.dueDate)}` : ''} (Invoice)${already}`;
+  return `${money(view, view.totalCost)} due${view.manualNote ? ` — ${view.manualNote}` : ''}${already}`;
 }
 
 function whatLines(view: BookingView | OrderView): string {
@@ -241,6 +250,9 @@ export function cancellationEmails(view: BookingView, config: MailConfig): MailM
       : c.refund_status === 'failed'
         ? `Your refund of ${money(view, refund)} could not be made automatically; ${view.educator.name} will arrange it.`
         : `Your refund of ${money(view, refund)} is being made.`;
+  // What a gift card paid went back on the card with the cancellation.
+  const gift = c ? giftCardPaid(view) : 0;
+  const giftText = gift > 0 ? `${money(view, gift)} has been returned to your gift card.` : null;
   const facts: [string, string][] = [['Course', view.course.name], ['With', view.educator.name]];
   const when = whenText(view);
   if (when) facts.push(['Date', `${when} (UK time)`]);
@@ -250,7 +262,7 @@ export function cancellationEmails(view: BookingView, config: MailConfig): MailM
   if (view.booker.email) {
     const { text, html } = renderEmail({
       heading: 'Booking Cancelled',
-      intro: [`Hi ${view.booker.firstName || 'there'},`, `Your booking for ${view.course.name} with ${view.educator.name} has been cancelled.`, reference, ...(refundText ? [refundText] : [])],
+      intro: [`Hi ${view.booker.firstName || 'there'},`, `Your booking for ${view.course.name} with ${view.educator.name} has been cancelled.`, reference, ...(refundText ? [refundText] : []), ...(giftText ? [giftText] : [])],
       facts,
       actions: [{ label: 'View Booking', href: bookingPageUrl(view, config) }],
     });
@@ -265,7 +277,8 @@ export function cancellationEmails(view: BookingView, config: MailConfig): MailM
     const { text, html } = renderEmail({
       heading: 'Booking cancelled by the learner',
       intro: [`${learner} cancelled their booking for ${view.course.name}.`, reference],
-      facts: [...facts.filter(([label]) => label !== 'With'), ...(refund ? [['Refund', `${money(view, refund)} (${c?.refund_status})`] as [string, string]] : [])],
+      facts: [...facts.filter(([label]) => label !== 'With'), ...(refund ? [['Refund', `${money(view, refund)} (${c?.refund_status})`] as [string, string]] : []),
+        ...(gift > 0 ? [['Returned to gift card', money(view, gift)] as [string, string]] : [])],
       actions: [],
     });
     out.push({

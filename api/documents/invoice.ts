@@ -17,7 +17,7 @@ import type { InvoiceDocumentRow } from '../../db/schema/documents.ts';
 import { formatPence } from '../../src/domain/money.ts';
 import { referenceText } from '../../src/domain/checkout/outcomes.ts';
 import {
-  deliveryLines, documentTitle, isCancelled, longDate, paymentMethodText, taxLabel, whenText,
+  deliveryLines, documentTitle, giftCardPaid, isCancelled, longDate, paidText, paymentMethodText, taxLabel, whenText,
 } from './describe.ts';
 
 export interface InvoiceItemLine {
@@ -152,9 +152,14 @@ export function invoiceModel(view: BookingView | OrderView, document: Pick<Invoi
 
   const payment: string[] = [];
   const dueDate = view.paymentMethod === 'invoice' && view.paymentState === 'unpaid' ? (view.dueDate ?? view.invoiceDetails?.due_date ?? null) : null;
-  if (view.paymentState === 'paid') payment.push(`Paid: ${money(view.totalCost)}${method ? ` by ${method}` : ''} on ${longDate(view.createdAt)}`);
-  else if (view.paymentState === 'free') payment.push('Nothing to pay');
-  else {
+  const giftPaid = giftCardPaid(view);
+  if (view.paymentState === 'paid') {
+    // A gift card is a means of payment: the receipt says what each paid ("£40.00 by Card and £20.00 by gift card").
+    payment.push(`Paid: ${paidText(view) || `${money(view.totalCost)}${method ? ` by ${method}` : ''}`} on ${longDate(view.createdAt)}`);
+  } else if (view.paymentState === 'free') {
+    payment.push('Nothing to pay');
+  } else {
+    if (giftPaid > 0) payment.push(`Paid: ${money(giftPaid)} by gift card`);
     payment.push(`Amount due: ${money(view.totalCost)}`);
     if (dueDate) payment.push(`Due by: ${longDate(dueDate)}`);
     if (view.paymentMethod === 'manual') payment.push(view.manualNote || 'Pay the organizer on the day.');
@@ -167,6 +172,7 @@ export function invoiceModel(view: BookingView | OrderView, document: Pick<Invoi
     notes.push(`This booking was cancelled${c ? ` on ${longDate(Number(c.cancelled_at))}` : ''}.`);
     if (c?.refund_status === 'refunded') notes.push(`Refunded: ${money(Number(c.refund_amount))}.`);
     else if (c?.refund_status === 'pending') notes.push(`A refund of ${money(Number(c.refund_amount))} is being made.`);
+    if (c && giftPaid > 0) notes.push(`Returned to the gift card: ${money(giftPaid)}.`);
     if (view.paymentState === 'unpaid') notes.push('Nothing is due.');
   }
 

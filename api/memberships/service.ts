@@ -7,7 +7,8 @@
 import { sql } from 'kysely';
 import type { Deps } from '../app.ts';
 import type { Q } from '../../db/queries/checkout.ts';
-import type { MembershipPlansTable, MembershipsTable } from '../../db/schema/memberships.ts';
+import type { Dialect } from '../../db/client.ts';
+import type { MembershipCreditHoldsTable, MembershipPlansTable, MembershipsTable } from '../../db/schema/memberships.ts';
 import type { Selectable } from 'kysely';
 import { benefitsActive, coversCourse, nextRetryAt, periodOf, planTerms, renews } from '../../src/domain/memberships.ts';
 import { issueInvoiceNumber } from '../documents/numbering.ts';
@@ -113,24 +114,126 @@ export async function benefitsFor(
       };
       return { membership, plan, discountPercent: plan.discount_percent, creditsLeft: membership.credits_left };
     });
+  // A credit held by a checkout whose hold lapsed is free again (the next hold or the sweeper gives it back).
+  const withCredits = usable.filter((u) => Number(u.plan.credits_per_period) > 0).map((u) => u.membership.id);
+  if (withCredits.length > 0) {
+    const lapsed = await q.selectFrom('membership_credit_holds').select(['membership_id', 'period_index'])
+      .where('membership_id', 'in', withCredits).where('status', '=', 'held').where('expires_at', '<=', now).execute();
+    for (const hold of lapsed) {
+      const u = usable.find((x) => x.membership.id === hold.membership_id && x.membership.period_index === Number(hold.period_index));
+      if (u) u.creditsLeft += 1;
+    }
+  }
   usable.sort((a, b) => (Number(b.creditsLeft > 0) - Number(a.creditsLeft > 0)) || (b.discountPercent - a.discountPercent) || a.membership.id.localeCompare(b.membership.id));
   return usable[0] ?? null;
 }
 
+async function lockMembership(q: Q, dialect: Dialect, membershipId: string): Promise<void> {
+  if (dialect !== 'postgres') return;
+  await q.selectFrom('memberships').select('id').where('id', '=', membershipId).forUpdate().execute();
+}
+
+type CreditHoldRow = Selectable<MembershipCreditHoldsTable>;
+
 /**
- * Spends one credit of the membership's current period for a checkout: one conditional update (credits_left > 0,
- * still active and inside the period), so concurrent bookings can never spend more credits than the period has,
- * on SQLite or PostgreSQL. False when none is left.
+ * Gives a held credit back to its period, once (the status change is the guard). Only to the period it was taken
+ * from: a renewal since then has already given the new period all its credits.
+ */
+async function giveBackCredit(q: Q, hold: Pick<CreditHoldRow, 'id' | 'membership_id' | 'period_index'>, now: number): Promise<boolean> {
+  const res = await q.updateTable('membership_credit_holds').set({ status: 'released', updated_at: now })
+    .where('id', '=', hold.id).where('status', '=', 'held').executeTakeFirst();
+  if (Number(res.numUpdatedRows) === 0) return false;
+  await q.updateTable('memberships').set({ credits_left: sql<number>`credits_left + 1`, updated_at: now })
+    .where('id', '=', hold.membership_id).where('period_index', '=', Number(hold.period_index)).execute();
+  return true;
+}
+
+/** Gives back the membership's lapsed credit holds (call with the membership locked). */
+async function sweepMembership(q: Q, membershipId: string, now: number): Promise<void> {
+  const lapsed = await q.selectFrom('membership_credit_holds').selectAll()
+    .where('membership_id', '=', membershipId).where('status', '=', 'held').where('expires_at', '<=', now).execute();
+  for (const hold of lapsed) await giveBackCredit(q, hold, now);
+}
+
+/**
+ * Holds one credit of the membership's current period for a checkout at Payment, until `expiresAt` (renewed with the
+ * spaces' hold): one guarded update (credits_left > 0, active, inside the period), as a voucher's use or a gift card's
+ * amount is held, so a credit spent elsewhere meanwhile is found before any money moves. False when none is left.
+ */
+export async function holdCredit(
+  q: Q, dialect: Dialect, input: { membershipId: string; checkoutId: string; now: number; expiresAt: number },
+): Promise<boolean> {
+  const { membershipId, checkoutId, now } = input;
+  await lockMembership(q, dialect, membershipId);
+  await sweepMembership(q, membershipId, now);
+  const existing = await q.selectFrom('membership_credit_holds').selectAll().where('checkout_id', '=', checkoutId).executeTakeFirst();
+  if (existing?.status === 'committed') return false;
+  if (existing?.status === 'held') {
+    if (existing.membership_id === membershipId) {
+      await q.updateTable('membership_credit_holds').set({ expires_at: input.expiresAt, updated_at: now }).where('id', '=', existing.id).execute();
+      return true;
+    }
+    await lockMembership(q, dialect, existing.membership_id);
+    await giveBackCredit(q, existing, now);
+  }
+  const taken = await q.updateTable('memberships')
+    .set({ credits_left: sql<number>`credits_left - 1`, updated_at: now })
+    .where('id', '=', membershipId).where('credits_left', '>', 0).where('status', '=', 'active').where('current_period_end', '>', now)
+    .executeTakeFirst();
+  if (Number(taken.numUpdatedRows) !== 1) return false;
+  const m = await q.selectFrom('memberships').select('period_index').where('id', '=', membershipId).executeTakeFirstOrThrow();
+  const values = { membership_id: membershipId, period_index: Number(m.period_index), status: 'held' as const, expires_at: input.expiresAt, updated_at: now };
+  if (existing) await q.updateTable('membership_credit_holds').set(values).where('id', '=', existing.id).execute();
+  else await q.insertInto('membership_credit_holds').values({ id: newId('mch'), checkout_id: checkoutId, created_at: now, ...values }).execute();
+  return true;
+}
+
+/** Gives back the credit the checkout holds (go back, abandon, a closed checkout). */
+export async function releaseCredit(q: Q, dialect: Dialect, checkoutId: string, now: number): Promise<void> {
+  const hold = await q.selectFrom('membership_credit_holds').selectAll().where('checkout_id', '=', checkoutId).where('status', '=', 'held').executeTakeFirst();
+  if (!hold) return;
+  await lockMembership(q, dialect, hold.membership_id);
+  await giveBackCredit(q, hold, now);
+}
+
+/** The sweeper's part: every lapsed credit hold, membership by membership. */
+export async function sweepLapsedCreditHolds(db: Q, dialect: Dialect, now: number): Promise<number> {
+  const rows = await db.selectFrom('membership_credit_holds').select('membership_id').distinct()
+    .where('status', '=', 'held').where('expires_at', '<=', now).execute();
+  for (const { membership_id } of rows) {
+    await db.transaction().execute(async (tx) => {
+      await lockMembership(tx, dialect, membership_id);
+      await sweepMembership(tx, membership_id, now);
+    });
+  }
+  return rows.length;
+}
+
+/**
+ * Spends one credit of the membership's current period for a checkout, in the transaction that records the booking:
+ * the credit its Payment step holds is committed; without one (no Payment step, or a hold that lapsed and was given
+ * back) one conditional update (credits_left > 0, still active and inside the period) takes it, so concurrent
+ * bookings can never spend more credits than the period has, on SQLite or PostgreSQL. False when none is left.
  */
 export async function spendCredit(q: Q, input: { membershipId: string; checkoutId: string; bookingId: string | null; value: number; now: number }): Promise<boolean> {
-  const result = await q.updateTable('memberships')
-    .set({ credits_left: sql<number>`credits_left - 1`, updated_at: input.now })
-    .where('id', '=', input.membershipId).where('credits_left', '>', 0).where('status', '=', 'active').where('current_period_end', '>', input.now)
+  const committed = await q.updateTable('membership_credit_holds').set({ status: 'committed', updated_at: input.now })
+    .where('checkout_id', '=', input.checkoutId).where('membership_id', '=', input.membershipId).where('status', '=', 'held')
     .executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) return false;
-  const m = await q.selectFrom('memberships').select('period_index').where('id', '=', input.membershipId).executeTakeFirstOrThrow();
+  let periodIndex: number;
+  if (Number(committed.numUpdatedRows) === 1) {
+    const hold = await q.selectFrom('membership_credit_holds').select('period_index').where('checkout_id', '=', input.checkoutId).executeTakeFirstOrThrow();
+    periodIndex = Number(hold.period_index);
+  } else {
+    const result = await q.updateTable('memberships')
+      .set({ credits_left: sql<number>`credits_left - 1`, updated_at: input.now })
+      .where('id', '=', input.membershipId).where('credits_left', '>', 0).where('status', '=', 'active').where('current_period_end', '>', input.now)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) return false;
+    const m = await q.selectFrom('memberships').select('period_index').where('id', '=', input.membershipId).executeTakeFirstOrThrow();
+    periodIndex = Number(m.period_index);
+  }
   await q.insertInto('membership_credit_uses').values({
-    id: newId('mcu'), membership_id: input.membershipId, period_index: Number(m.period_index), checkout_id: input.checkoutId,
+    id: newId('mcu'), membership_id: input.membershipId, period_index: periodIndex, checkout_id: input.checkoutId,
     booking_id: input.bookingId, value: input.value, created_at: input.now,
   }).execute();
   return true;

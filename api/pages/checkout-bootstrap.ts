@@ -16,7 +16,8 @@ import { problems } from '../../src/domain/problems.ts';
 import type { AppContext, CheckoutBootstrap, CheckoutEducator } from '../../src/islands/checkout/types.ts';
 import type { Educator } from '../../db/schema.ts';
 import type { CheckoutPageData } from '../../src/lib/page-services.ts';
-import { publicPaymentConfig } from '../payments/registry.ts';
+import { availableMethods, publicPaymentConfig } from '../payments/registry.ts';
+import { giftVouchersSold } from '../../db/queries/gifts.ts';
 
 function text(value: string | null): string | null {
   const v = value?.trim();
@@ -72,6 +73,10 @@ async function loadCheckoutBootstrap(deps: Pick<Deps, 'db' | 'config'>, url: URL
       ? await db.selectFrom('educators').selectAll().where((eb) => eb.or([eb('id', '=', educatorRef), eb('slug', '=', educatorRef)])).executeTakeFirst()
       : undefined;
     if (!educator) return { ...base, courseId: null, problem: problems.notFound('No such educator') };
+    // Gift vouchers not on sale (switched off, or nothing the gift flow can be paid with): the page is not found.
+    if (flowParam === 'giftVoucher' && !(await giftVouchersSold(db, educator.id, undefined, availableMethods(deps.config)))) {
+      return { ...base, courseId: null, flow: flowParam, problem: problems.notFound('This educator does not sell gift vouchers.') };
+    }
     return { ...base, courseId: null, flow: flowParam, educator: educatorView(educator) };
   }
   if (!courseId) return { ...base, problem: problems.notFound('No course was chosen for this checkout.') };

@@ -4,7 +4,8 @@
  * a thin call into the API's own modules and db/queries.
  */
 import { giftCardViews } from '../gifts/views.ts';
-import { loadGiftSettings } from '../../db/queries/gifts.ts';
+import { giftVouchersSold } from '../../db/queries/gifts.ts';
+import { availableMethods } from '../payments/registry.ts';
 import type { Deps } from '../app.ts';
 import type { PageServices } from '../../src/lib/page-services.ts';
 import { pageSite } from '../../src/lib/page-locals.ts';
@@ -56,7 +57,7 @@ export function createPageServices(deps: Deps): PageServices {
       reviews: await listOwnReviews(db, studentId),
     }),
     savedCourses: (studentId) => listSavedCourses(db, studentId, deps.now()),
-    giftVouchersOn: async (educatorId) => (await loadGiftSettings(db, educatorId)).enabled,
+    giftVouchersOn: (educatorId) => giftVouchersSold(db, educatorId, undefined, availableMethods(deps.config)),
     giftCards: (user) => giftCardViews(db, user, deps.now(), deps.config.APP_SECRET),
     accountSettings: async (userId) => {
       const row = await findUserById(db, userId);

@@ -122,7 +122,7 @@ export function bookingsRoutes() {
     const user = requireUser(c);
     const result = await cancelBooking(c.var.deps, user, c.req.param('bookingId'));
     c.header('cache-control', 'no-store');
-    return c.json({ ...bookingJson(c, result.booking), spacesReleased: result.spacesReleased, refund: result.refund });
+    return c.json({ ...bookingJson(c, result.booking), spacesReleased: result.spacesReleased, refund: result.refund, giftCardRefund: result.giftCardRefund });
   });
 
   const invoice = (kind: 'booking' | 'order') => async (c: Context<AppEnv>) => {

@@ -34,9 +34,13 @@ export interface ProfileItem {
   status: string;
   flow: string;
   createdAt: number;
+  /** What the payment method paid or is due to pay (a gift card's part is giftCardAmount). */
   totalCost: number;
   currency: string;
   paymentState: string | null;
+  paymentMethod: string | null;
+  /** What a gift card paid (a means of payment: part of what the learner paid). */
+  giftCardAmount: number;
   occurrenceId: string | null;
   startsAt: number | null;
   endsAt: number | null;
@@ -55,7 +59,7 @@ export async function listProfileItems(db: Db, studentId: string): Promise<Profi
     .innerJoin('courses as c', 'c.id', 'x.course_id')
     .innerJoin('educators as e', 'e.id', 'x.educator_id')
     .leftJoin('occurrences as o', 'o.id', 'x.occurrence_id')
-    .select([...common, 'x.payment_state', 'x.occurrence_id', 'x.spaces', 'x.start_datetime', 'x.end_datetime',
+    .select([...common, 'x.payment_state', 'x.payment_method', 'x.occurrence_id', 'x.spaces', 'x.start_datetime', 'x.end_datetime',
       'o.start_datetime as occurrence_start', 'o.end_datetime as occurrence_end'])
     .where('x.student_id', '=', studentId)
     .execute();
@@ -63,7 +67,7 @@ export async function listProfileItems(db: Db, studentId: string): Promise<Profi
     .selectFrom('orders as x')
     .innerJoin('courses as c', 'c.id', 'x.course_id')
     .innerJoin('educators as e', 'e.id', 'x.educator_id')
-    .select([...common, 'x.payment_state'])
+    .select([...common, 'x.payment_state', 'x.payment_method'])
     .where('x.student_id', '=', studentId)
     .execute();
   const requests = await db
@@ -92,6 +96,8 @@ export async function listProfileItems(db: Db, studentId: string): Promise<Profi
     totalCost: Number(row.total_cost),
     currency: row.currency,
     paymentState: null,
+    paymentMethod: null,
+    giftCardAmount: 0,
     occurrenceId: null,
     startsAt: null,
     endsAt: null,
@@ -103,15 +109,25 @@ export async function listProfileItems(db: Db, studentId: string): Promise<Profi
   const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
   const items = [
     ...bookings.map((r) => item('booking', r, {
-      paymentState: r.payment_state, occurrenceId: r.occurrence_id, spaces: r.spaces,
+      paymentState: r.payment_state, paymentMethod: r.payment_method, occurrenceId: r.occurrence_id, spaces: r.spaces,
       startsAt: num(r.start_datetime ?? r.occurrence_start), endsAt: num(r.end_datetime ?? r.occurrence_end),
     })),
-    ...orders.map((r) => item('order', r, { paymentState: r.payment_state })),
+    ...orders.map((r) => item('order', r, { paymentState: r.payment_state, paymentMethod: r.payment_method })),
     ...requests.map((r) => item('request', r, {})),
     ...applications.map((r) => item('application', r, {
       occurrenceId: r.occurrence_id, spaces: r.spaces, startsAt: num(r.occurrence_start), endsAt: num(r.occurrence_end),
     })),
   ];
+  // What gift cards paid (spent, or given back with a cancellation): a means of payment, shown with the rest.
+  const paid = [...bookings.map((r) => r.id), ...orders.map((r) => r.id)];
+  if (paid.length > 0) {
+    const spends = await db.selectFrom('gift_card_redemptions').select(['outcome_kind', 'outcome_id', 'amount'])
+      .where('outcome_id', 'in', paid).where('status', 'in', ['committed', 'returned']).execute();
+    for (const s of spends) {
+      const it = items.find((i) => i.kind === s.outcome_kind && i.id === s.outcome_id);
+      if (it) it.giftCardAmount += Number(s.amount);
+    }
+  }
   return items.sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1));
 }
 

@@ -30,6 +30,8 @@ export interface StoredCostSummary {
   subtotal?: number;
   total_cost?: number;
   currency?: string;
+  /** What a gift card paid (total_cost is what was left for the payment method). */
+  gift_card_amount?: number | null;
 }
 
 export interface InvoiceDetailsView {

@@ -1,6 +1,8 @@
 /** Reads and writes of gift vouchers: settings, cards and their redemptions. Every function takes a query handle. */
 import type { Q } from './checkout.ts';
-import { GIFTS_OFF, type GiftSettings } from '../../src/domain/gifts.ts';
+import { GIFTS_OFF, giftVouchersOnSale, type GiftSettings } from '../../src/domain/gifts.ts';
+import { PAYMENT_METHODS, type PaymentMethod, type PaymentOptions } from '../../src/domain/checkout/paymentMethods.ts';
+import { loadPaymentOptions } from './checkout.ts';
 import type { GiftCardRow } from '../schema/gifts.ts';
 
 export async function loadGiftSettings(q: Q, educatorId: string): Promise<GiftSettings> {
@@ -14,6 +16,38 @@ export async function loadGiftSettings(q: Q, educatorId: string): Promise<GiftSe
     expiryMonths: Number(row.expiry_months),
     designColour: row.design_colour,
   };
+}
+
+/** Whether the educator's gift vouchers are on sale: switched on and payable (src/domain/gifts.ts giftVouchersOnSale). */
+export async function giftVouchersSold(q: Q, educatorId: string, settings?: GiftSettings, available?: readonly PaymentMethod[]): Promise<boolean> {
+  const s = settings ?? await loadGiftSettings(q, educatorId);
+  if (!s.enabled) return false;
+  return giftVouchersOnSale(true, await loadPaymentOptions(q, educatorId, null), available);
+}
+
+/**
+ * The educators (of `ids`, or all) whose gift vouchers are on sale, for the published pages: switched on, and their
+ * own payment options (none: card only) take a method the gift flow allows. Two statements, whatever the number.
+ */
+export async function educatorsSellingGifts(q: Q, ids: ReadonlyArray<string> | null): Promise<Set<string>> {
+  if (ids && ids.length === 0) return new Set();
+  let on = q.selectFrom('gift_voucher_settings').select('educator_id').where('enabled', '=', 1);
+  if (ids) on = on.where('educator_id', 'in', [...ids]);
+  const enabled = (await on.execute()).map((r) => r.educator_id);
+  if (enabled.length === 0) return new Set();
+  const rows = await q.selectFrom('payment_options as po')
+    .leftJoin('payment_option_methods as m', 'm.payment_options_id', 'po.id')
+    .select(['po.educator_id', 'm.method', 'm.enabled'])
+    .where('po.course_id', 'is', null).where('po.educator_id', 'in', enabled)
+    .execute();
+  const options = new Map<string, PaymentOptions>();
+  for (const r of rows) {
+    const o = options.get(r.educator_id) ?? {};
+    options.set(r.educator_id, o);
+    if (r.method && (PAYMENT_METHODS as readonly string[]).includes(r.method)) o[r.method as PaymentMethod] = { enabled: !!r.enabled };
+  }
+  // An educator without options of their own takes card only (spec 7): the default set.
+  return new Set(enabled.filter((id) => giftVouchersOnSale(true, options.get(id) ?? null)));
 }
 
 export async function saveGiftSettings(q: Q, educatorId: string, s: GiftSettings, now: number): Promise<void> {

@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../client.ts';
+import { educatorsSellingGifts } from './gifts.ts';
 import type {
   Course, Educator, ReviewBreakdown, CourseSection, DurationPricing, EducatorTravelSettings, StudentTravelSettings,
 } from '../schema.ts';
@@ -374,8 +375,8 @@ async function readCatalogue(db: Db, now: number, only?: string[]): Promise<Publ
 
   for (const list of cardsByCategory.values()) list.sort(byRelevance);
 
-  const giftsOn = new Set((await (only ? db.selectFrom('gift_voucher_settings').select('educator_id').where('enabled', '=', 1).where('educator_id', 'in', ids)
-    : db.selectFrom('gift_voucher_settings').select('educator_id').where('enabled', '=', 1)).execute()).map((r) => r.educator_id));
+  // The Gift Vouchers tab: switched on and payable (a gift voucher is paid by card or wallet, never by invoice).
+  const giftsOn = await educatorsSellingGifts(db, only ? ids : null);
   const models: EducatorModel[] = educators.map((educator) => {
     const courseModels = (coursesByEducator.get(educator.id) ?? []).slice();
     const cards = courseModels.map((m) => m.card).sort(byRelevance);

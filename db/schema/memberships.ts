@@ -90,6 +90,18 @@ export interface MembershipCreditUsesTable {
   created_at: number;
 }
 
+/** A credit taken off a period while its checkout is at Payment (migration 0180); committed with the booking. */
+export interface MembershipCreditHoldsTable {
+  id: string;
+  membership_id: string;
+  checkout_id: string;
+  period_index: number;
+  status: 'held' | 'committed' | 'released';
+  expires_at: number;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface TestClocksTable {
   id: string;
   offset_seconds: number;
@@ -101,4 +113,5 @@ export interface MembershipTables {
   memberships: MembershipsTable;
   membership_payments: MembershipPaymentsTable;
   membership_credit_uses: MembershipCreditUsesTable;
+  membership_credit_holds: MembershipCreditHoldsTable;
 }

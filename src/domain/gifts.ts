@@ -8,6 +8,8 @@ import { validateEmail } from './email.ts';
 import type { ProblemProperty } from './problems.ts';
 import { DEFAULT_TIME_ZONE } from './time.ts';
 import { MAX_GIFT_MESSAGE, type GiftDetails } from './gift-limits.ts';
+import { visiblePaymentMethods, type PaymentMethod, type PaymentOptions } from './checkout/paymentMethods.ts';
+import { computeCostSummary, type CostSummary } from './checkout/costSummary.ts';
 
 /** UK practice (and the Gift Card Regulations consulted on): a gift card lasts at least 12 months. */
 export const MIN_EXPIRY_MONTHS = 12;
@@ -52,6 +54,33 @@ export const giftSettingsSchema = z
 export type GiftSettings = z.output<typeof giftSettingsSchema>;
 
 export const GIFTS_OFF: GiftSettings = { enabled: false, fixedAmounts: [], customMin: null, customMax: null, expiryMonths: MIN_EXPIRY_MONTHS, designColour: null };
+
+/**
+ * Gift vouchers are on sale only where they can be paid for: switched on, and the educator takes a method the gift
+ * flow allows (card or wallet; never invoice or in person, because the code is issued when it is paid). The tab, the
+ * gift page, the settings' answer and the gift checkout all ask this. `available`: the methods a provider takes in
+ * this deployment, where that is known (the server); the published pages know only the educator's options.
+ */
+export function giftVouchersOnSale(enabled: boolean, options: PaymentOptions | null | undefined, available?: readonly PaymentMethod[]): boolean {
+  if (!enabled) return false;
+  return visiblePaymentMethods('giftVoucher', options).some((m) => !available || available.includes(m));
+}
+
+/** The gift checkout's one line: "Gift voucher £x" (no VAT: a multi-purpose voucher's VAT is due when it is spent). */
+export const GIFT_VOUCHER_LINE = 'Gift voucher';
+
+export function giftVoucherExtras(amount: number): { label: string; cost: number; quantity: number }[] {
+  return [{ label: GIFT_VOUCHER_LINE, cost: amount, quantity: 1 }];
+}
+
+/**
+ * The gift checkout's cost summary for an amount: the line and the platform fee as for any paid order. The Amount
+ * step shows it as the buyer chooses, before Continue; the checkout then records the same (its selection's extras
+ * go through the same computeCostSummary).
+ */
+export function giftVoucherCostSummary(amount: number, feesAbsorbed: boolean, currency = 'GBP'): CostSummary {
+  return computeCostSummary({ offers: [], addOns: [], extras: giftVoucherExtras(amount), voucher: null, vat: null, feesAbsorbed, currency });
+}
 
 /** Whether the buyer may choose this amount: one of the fixed amounts, or inside the custom range. */
 export function giftAmountAllowed(settings: GiftSettings, amount: number): boolean {

@@ -11,6 +11,10 @@ import {
   CARDS, IDS, OFFERS, booker, client, contactPayload, payWithCard, problemType, seedCheckoutCatalogue, type Client,
 } from './checkout-fixtures.ts';
 import { formatGiftCode, londonDate } from '../../src/domain/gifts.ts';
+import { listProfileItems } from '../../db/queries/accounts.ts';
+import { loadBookingView } from '../../db/queries/bookings.ts';
+import { invoiceModel } from '../../api/documents/invoice.ts';
+import { grossCost, paidByText, paidParts } from '../../src/domain/checkout/paidBy.ts';
 import { addCalendarDays, localDate, zonedWallClock } from '../../src/domain/zone.ts';
 
 let server: TestServer;
@@ -30,9 +34,9 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-async function learner(): Promise<{ api: Client; email: string }> {
+async function learner(): Promise<{ api: Client; email: string; studentId: string }> {
   const { cookie, user } = await signUpAndLogin(server);
-  return { api: client(server, cookie), email: user.email };
+  return { api: client(server, cookie), email: user.email, studentId: user.studentId };
 }
 
 /** Buys a gift card of `amount` and answers its code (as the recipient reads it) and id. */
@@ -128,6 +132,88 @@ describe('redeeming a gift card', () => {
     res = await api.post('/vouchers/validate', { code: card.code, course_ref: IDS.classCourse, educator_ref: IDS.educator });
     expect(res.status).toBe(400);
     expect(res.body.detail).toMatch(/expired/i);
+  });
+});
+
+describe('a gift card is a means of payment, said as one everywhere', () => {
+  /** The receipt's payment lines and the booking's confirmation e-mail text. */
+  async function documents(bookingId: string, email: string) {
+    const view = (await loadBookingView(server.db, bookingId))!;
+    const payment = invoiceModel(view, { invoice_number: 'INV-TEST', issued_at: now }).payment;
+    const mail = await server.db.selectFrom('outbox_messages').select('text_body').where('to_address', '=', email)
+      .where('subject', 'like', `%${bookingId}%`).executeTakeFirstOrThrow();
+    return { payment, mail: mail.text_body };
+  }
+
+  it('paid in full, and in part, by gift card: profile, receipt and e-mail show what the card paid; cancelling refunds it; an emptied card is a gift card’s problem', async () => {
+    const card = await giftCard(5000);
+    const { api, email, studentId } = await learner();
+
+    // One £30 place paid in full by the card.
+    const full = await bookWithCode(api, email, card.code, 1);
+    let res = await api.submit(full.id, 'contact details filled', phone(email));
+    expect(res.body).toMatchObject({ status: 'completed', outcome: { paymentMethod: 'gift card', paymentState: 'paid' } });
+    const fullBooking = res.body.bookingId as string;
+    let docs = await documents(fullBooking, email);
+    expect(docs.payment[0]).toMatch(/^Paid: £30\.00 by gift card on /);
+    expect(docs.mail).toContain('Total: £30.00 paid by gift card');
+    expect(docs.mail).not.toContain('Total: Free');
+
+    // What is left on the card is what validation answers.
+    let v = await api.post('/vouchers/validate', { code: card.code, course_ref: IDS.classCourse, educator_ref: IDS.educator });
+    expect(v.body).toMatchObject({ kind: 'giftCard', amount: 2000 });
+
+    // Two places (£60): £20 by the card (its last), £40 by card payment.
+    const part = await bookWithCode(api, email, card.code, 2);
+    await api.submit(part.id, 'contact details filled', phone(email));
+    res = await api.submit(part.id, 'payment method selected', { paymentMethod: 'card' });
+    expect((await payWithCard(server, res.body, CARDS.success)).status).toBe(200);
+    res = await api.submit(part.id, 'payment was successful', {});
+    expect(res.body.status).toBe('completed');
+    const partBooking = res.body.bookingId as string;
+    docs = await documents(partBooking, email);
+    expect(docs.payment[0]).toMatch(/^Paid: £40\.00 by Card and £20\.00 by gift card on /);
+    expect(docs.mail).toContain('Total: £60.00 paid (£40.00 by Card and £20.00 by gift card)');
+
+    // The profile lists what each cost in all, and how it was paid — not "Free".
+    const items = await listProfileItems(server.db, studentId);
+    const fullItem = items.find((i) => i.id === fullBooking)!;
+    const partItem = items.find((i) => i.id === partBooking)!;
+    expect(fullItem).toMatchObject({ paymentState: 'paid', paymentMethod: 'gift card', giftCardAmount: 3000 });
+    expect(grossCost(fullItem)).toBe(3000);
+    expect(paidByText(paidParts(fullItem), fullItem.currency)).toBe('£30.00 by gift card');
+    expect(grossCost(partItem)).toBe(6000);
+    expect(paidByText(paidParts(partItem), partItem.currency)).toBe('£40.00 by Card and £20.00 by gift card');
+
+    // Emptied: refused in a gift card's words (not a promo code's "maximum number of times"), here and at checkout.
+    v = await api.post('/vouchers/validate', { code: card.code, course_ref: IDS.classCourse, educator_ref: IDS.educator });
+    expect(v.status).toBe(400);
+    expect(v.body.detail).toBe('This gift card has no balance left.');
+    const third = await bookWithCode(api, email, card.code, 1);
+    expect(third.priced.status).toBe(400);
+    expect(JSON.stringify(third.priced.body)).toContain('This gift card has no balance left.');
+    expect(JSON.stringify(third.priced.body)).not.toContain('maximum number of times');
+
+    // Cancelling the booking the card paid in full: its £30 is refunded to the card, and the answer says so.
+    res = await api.post(`/bookings/${fullBooking}/cancel`, {});
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ refund: 'refunded', giftCardRefund: 3000 });
+    expect(await balance(card.id)).toBe(3000);
+    await documents(fullBooking, email);
+    const cancelled = invoiceModel((await loadBookingView(server.db, fullBooking))!, { invoice_number: 'INV-TEST', issued_at: now });
+    expect(cancelled.notes).toContain('Returned to the gift card: £30.00.');
+    const cancelMail = await server.db.selectFrom('outbox_messages').select('text_body').where('to_address', '=', email)
+      .where('subject', '=', `Booking Cancelled: Course crs_class (${fullBooking})`).executeTakeFirstOrThrow();
+    expect(cancelMail.text_body).toContain('£30.00 has been returned to your gift card.');
+  });
+
+  it('an expired card is refused in a gift card’s words', async () => {
+    const card = await giftCard(2500);
+    const { api } = await learner();
+    await server.db.updateTable('gift_cards').set({ expires_at: now - 1 }).where('id', '=', card.id).execute();
+    const v = await api.post('/vouchers/validate', { code: card.code, course_ref: IDS.classCourse, educator_ref: IDS.educator });
+    expect(v.status).toBe(400);
+    expect(v.body.detail).toBe('This gift card has expired.');
   });
 });
 

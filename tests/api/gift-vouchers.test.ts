@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { makeEducatorAdmin, signUpAndLogin } from '../helpers/auth.ts';
 import { CARDS, DAY, IDS, client, payWithCard, problemType, seedCheckoutCatalogue, type Client } from './checkout-fixtures.ts';
-import { londonDate } from '../../src/domain/gifts.ts';
+import { giftVoucherCostSummary, londonDate } from '../../src/domain/gifts.ts';
 
 let server: TestServer;
 let now: number;
@@ -161,6 +161,78 @@ describe('gift checkout', () => {
     expect(cardLink!.pathname).toMatch(/gift-card\.pdf$/);
     expect((await fetch(`${server.url}/api/gift-cards/${cardId}/receipt.pdf?token=${cardLink!.searchParams.get('token')}`)).status).toBe(404);
     expect((await fetch(`${server.url}/api/gift-cards/${cardId}/gift-card.pdf?token=${receiptLink!.searchParams.get('token')}`)).status).toBe(404);
+  });
+
+  it('is not on sale where it cannot be paid for: switched on but taking invoice only, there is no tab, no page and no checkout', async () => {
+    const admin = await signUpAndLogin(server);
+    await makeEducatorAdmin(server.db, admin.user.id, IDS.educatorVat);
+    const api = client(server, admin.cookie);
+    await server.db.insertInto('payment_options').values({ id: 'pay_vat_gifts', educator_id: IDS.educatorVat, course_id: null, invoice_due_days: 14 }).execute();
+    await server.db.insertInto('payment_option_methods').values([
+      { payment_options_id: 'pay_vat_gifts', method: 'invoice', enabled: true, label: null, message: null },
+      { payment_options_id: 'pay_vat_gifts', method: 'card', enabled: false, label: null, message: null },
+    ]).execute();
+    try {
+      const put = await api.put(`/educators/${IDS.educatorVat}/gift-vouchers`, SETTINGS);
+      expect(put.status).toBe(200);
+      // The switch is on, but nothing the gift flow takes (card, wallet) is: not on sale, and the answer says why.
+      expect(put.body).toMatchObject({ vouchers_app_installed: false, enabled: true, payable: false, fixedAmounts: [] });
+      expect((await client(server).get(`/educators/${IDS.educatorVat}/gift-vouchers`)).body).toMatchObject({ vouchers_app_installed: false });
+      const start = await client(server).initialise('gift-voucher', { educatorId: IDS.educatorVat });
+      expect(start.status).toBe(404);
+      expect(problemType(start.body)).toBe('generic/not-found');
+      // The gift page is not found (it answers 404), and the published pages (the Gift Vouchers tab) read the same rule.
+      const { loadCheckoutPage } = await import('../../api/pages/checkout-bootstrap.ts');
+      const giftPage = () => loadCheckoutPage(server.deps, new URL(`http://localhost/gift-checkout?flow=giftVoucher&educator=${IDS.educatorVat}`), 'minisite');
+      expect((await giftPage()).bootstrap.problem?.status).toBe(404);
+      const { loadEducatorCatalogue } = await import('../../db/queries/pages.ts');
+      let catalogue = await loadEducatorCatalogue(server.db, [IDS.educatorVat, IDS.educator], now);
+      expect(catalogue.educators.find((m) => m.educator.id === IDS.educatorVat)?.vouchersAppInstalled).toBe(false);
+      expect(catalogue.educators.find((m) => m.educator.id === IDS.educator)?.vouchersAppInstalled).toBe(true);
+
+      // Card switched on: on sale everywhere, and the publisher hears of it (the tab changes).
+      const before = await server.db.selectFrom('page_changes').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+      await server.db.updateTable('payment_option_methods').set({ enabled: true }).where('payment_options_id', '=', 'pay_vat_gifts').where('method', '=', 'card').execute();
+      const feed = await server.db.selectFrom('page_changes').select('educator_id').where('id', '>', Number(before?.id ?? 0)).execute();
+      expect(feed.map((r) => r.educator_id)).toContain(IDS.educatorVat);
+      expect((await client(server).get(`/educators/${IDS.educatorVat}/gift-vouchers`)).body).toMatchObject({ vouchers_app_installed: true, payable: true });
+      catalogue = await loadEducatorCatalogue(server.db, [IDS.educatorVat], now);
+      expect(catalogue.educators[0]?.vouchersAppInstalled).toBe(true);
+      expect((await giftPage()).bootstrap.problem).toBeNull();
+      const buyer = await learner();
+      const started = await buyer.api.initialise('gift-voucher', { educatorId: IDS.educatorVat });
+      expect(started.status).toBe(201);
+      const id = started.body._id;
+      expect((await buyer.api.submit(id, 'gift amount picked', { amount: 2500 })).status).toBe(200);
+      expect((await buyer.api.submit(id, 'gift details filled', details())).status).toBe(200);
+      // Card switched off again while the buyer is at Payment: the method is refused without naming a course.
+      await server.db.updateTable('payment_option_methods').set({ enabled: false }).where('payment_options_id', '=', 'pay_vat_gifts').where('method', '=', 'card').execute();
+      const refused = await buyer.api.submit(id, 'payment method selected', { paymentMethod: 'card' });
+      expect(refused.status).toBe(400);
+      expect(JSON.stringify(refused.body)).toContain('is not available for this purchase');
+      expect(JSON.stringify(refused.body)).not.toContain('course');
+    } finally {
+      await server.db.deleteFrom('payment_option_methods').where('payment_options_id', '=', 'pay_vat_gifts').execute();
+      await server.db.deleteFrom('payment_options').where('id', '=', 'pay_vat_gifts').execute();
+      await api.put(`/educators/${IDS.educatorVat}/gift-vouchers`, { ...SETTINGS, enabled: false });
+    }
+  });
+
+  it('the Amount step can show the price before Continue: the settings say who pays the fee, and the summary it works out is the checkout’s', async () => {
+    for (const absorbed of [false, true]) {
+      await server.db.deleteFrom('educator_fee_settings').where('educator_id', '=', IDS.educator).execute();
+      await server.db.insertInto('educator_fee_settings').values({ educator_id: IDS.educator, fees_absorbed: absorbed }).execute();
+      const offer = await client(server).get(`/educators/${IDS.educator}/gift-vouchers`);
+      expect(offer.body.fees_absorbed).toBe(absorbed);
+      const { api } = await learner();
+      const init = await api.initialise('gift-voucher', { educatorId: IDS.educator });
+      const picked = await api.submit(init.body._id, 'gift amount picked', { amount: 2500 });
+      expect(picked.status).toBe(200);
+      const preview = giftVoucherCostSummary(2500, offer.body.fees_absorbed);
+      expect(preview.summary_items.extraSummary).toEqual([{ text: 'Gift voucher', value: 2500 }]);
+      expect(picked.body.costSummary).toMatchObject({ total_cost: preview.total_cost, platform_fee: preview.platform_fee, fees_absorbed: absorbed });
+      expect(picked.body.costSummary.summary_items.extraSummary).toEqual(preview.summary_items.extraSummary);
+    }
   });
 
   it('is not on sale from an educator that has not switched gift vouchers on, nor without an educator', async () => {

@@ -148,9 +148,12 @@ describe('buying a gift voucher on a minisite and spending it on two bookings', 
       const firstPaid = Number(first[0]!.amount);
       expect(firstPaid).toBeGreaterThanOrEqual(4500);
       expect(firstPaid).toBeLessThan(5000);
+      const firstBooking = (await p2.locator('.confirmation__reference').textContent())!.replace('Booking reference: ', '');
 
-      // /profile (the main site): part of it left.
+      // /profile (the main site): part of it left; the booking it paid is priced and paid by gift card, not "Free".
       await p2.goto(url('/profile'));
+      await expect.poll(() => p2.locator(`[data-testid="profile-items"] li[data-id="${firstBooking}"] [data-testid="profile-item-price"]`).textContent())
+        .toBe(`${formatPence(firstPaid)} (${formatPence(firstPaid)} by gift card)`);
       await expect.poll(() => p2.locator(`[data-testid="gift-cards"] li[data-id="${card.id}"] [data-testid="gift-card-balance"]`).textContent())
         .toBe(`${formatPence(5000 - firstPaid)} left of £50.00`);
 
@@ -171,12 +174,17 @@ describe('buying a gift voucher on a minisite and spending it on two bookings', 
         .where('id', '=', (await p2.locator('.confirmation__reference').textContent())!.replace('Booking reference: ', '')).executeTakeFirstOrThrow();
       expect(booking).toMatchObject({ payment_method: 'card', payment_state: 'paid' });
       expect(formatPence(Number(booking.total_cost))).toBe(total);
+      const secondBooking = (await p2.locator('.confirmation__reference').textContent())!.replace('Booking reference: ', '');
+      const secondGift = 5000 - firstPaid;
 
       // Spent: nothing left, on the friend's /profile and on the buyer's.
       await p2.goto(url('/profile'));
       await expect.poll(() => p2.locator(`[data-testid="gift-cards"] li[data-id="${card.id}"] [data-testid="gift-card-balance"]`).textContent())
         .toBe('£0.00 left of £50.00');
       expect(await p2.locator(`[data-testid="gift-cards"] li[data-id="${card.id}"]`).getAttribute('data-role')).toBe('received');
+      // Paid in part by the card: what it cost in all, and how.
+      expect(await p2.locator(`[data-testid="profile-items"] li[data-id="${secondBooking}"] [data-testid="profile-item-price"]`).textContent())
+        .toBe(`${formatPence(Number(booking.total_cost) + secondGift)} (${total} by Card and ${formatPence(secondGift)} by gift card)`);
     } finally {
       await c2.close();
     }
@@ -202,6 +210,11 @@ describe('buying a gift voucher in an embed on another origin', () => {
       await waitHeading(page, 'Choose an Amount');
       await expect(page.getByRole('radio', { name: 'Another amount' }).count()).resolves.toBe(1);
       await page.locator('.checkout-summary__course', { hasText: 'Gift Voucher' }).waitFor();
+      // The summary shows the price as the buyer chooses, before Continue.
+      await page.getByRole('radio', { name: '£50.00' }).check();
+      await expect.poll(() => page.locator('.checkout-summary').textContent()).toMatch(/Gift voucher[\s\S]*£50\.00/);
+      await page.getByRole('radio', { name: '£100.00' }).check();
+      await expect.poll(() => page.locator('.checkout-summary').textContent()).toMatch(/Gift voucher[\s\S]*£100\.00/);
     } finally {
       await context.close();
     }

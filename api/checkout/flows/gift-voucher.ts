@@ -5,8 +5,9 @@
  * send date, both through the outbox in the same transaction.
  */
 import { ProblemError, problems } from '../../../src/domain/problems.ts';
-import { giftExpiry, giftSendAt, londonDate } from '../../../src/domain/gifts.ts';
-import { loadGiftSettings } from '../../../db/queries/gifts.ts';
+import { giftExpiry, giftSendAt, giftVoucherExtras, londonDate } from '../../../src/domain/gifts.ts';
+import { giftVouchersSold, loadGiftSettings } from '../../../db/queries/gifts.ts';
+import { availableMethods } from '../../payments/registry.ts';
 import { queueMail } from '../../mail/index.ts';
 import { defineFlow } from '../definition.ts';
 import { entry } from '../context.ts';
@@ -29,7 +30,7 @@ export const giftVoucherFlow = defineFlow({
   selection: (ctx) => {
     const amount = giftAmountOf(ctx);
     if (amount === null) return null;
-    return { offers: [], addOns: [], extras: [{ label: 'Gift voucher', cost: amount, quantity: 1 }], spaces: 0, voucherId: null };
+    return { offers: [], addOns: [], extras: giftVoucherExtras(amount), spaces: 0, voucherId: null };
   },
   // A gift voucher is always paid for: it is money on a card.
   paymentRequired: async () => true,
@@ -43,8 +44,10 @@ export const giftVoucherFlow = defineFlow({
     },
   }),
   initialise: async (ctx) => {
-    const settings = await loadGiftSettings(ctx.q, ctx.row.educator_id);
-    if (!settings.enabled) throw new ProblemError(problems.notFound('This educator does not sell gift vouchers.'));
+    // Not on sale where it cannot be paid for: switched off, or no method the gift flow takes (card, wallet).
+    if (!(await giftVouchersSold(ctx.q, ctx.row.educator_id, undefined, availableMethods(ctx.deps.config)))) {
+      throw new ProblemError(problems.notFound('This educator does not sell gift vouchers.'));
+    }
   },
   outcome: async (ctx, pay, base) => {
     const amount = giftAmountOf(ctx);

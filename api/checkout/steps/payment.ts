@@ -34,8 +34,10 @@ async function methodsFor(ctx: Ctx): Promise<{ visible: PaymentMethod[]; options
   return { visible: visiblePaymentMethods(ctx.flow, options).filter((m) => available.includes(m)), options };
 }
 
-function methodUnavailable(): never {
-  fail(problems.validation([{ key: 'payload.paymentMethod', name: 'Payment method', message: 'is not available for this course' }]));
+function methodUnavailable(ctx: Ctx): never {
+  // A flow sold by the educator (gift voucher, membership) has no course to name.
+  const message = ctx.cat.course ? 'is not available for this course' : 'is not available for this purchase';
+  fail(problems.validation([{ key: 'payload.paymentMethod', name: 'Payment method', message }]));
 }
 
 /** Leaving Payment gives the spaces back and drops the provider payment (a new total needs a new one). */
@@ -99,7 +101,7 @@ async function prepareConfirmation(deps: Ctx['deps'], row: Ctx['row']): Promise<
 
 async function selectPaymentMethod(ctx: Ctx, method: PaymentMethod, prepared: Prepared): Promise<void> {
   const { visible } = await methodsFor(ctx);
-  if (!visible.includes(method)) methodUnavailable();
+  if (!visible.includes(method)) methodUnavailable(ctx);
   // Renew the hold (a swept hold is taken again, or the sold-out / lapsed problem is raised).
   await holdForSelection(ctx, { capped: true });
   const previous = entry<PaymentStepState>(ctx, 'payment');
@@ -184,7 +186,7 @@ async function paymentSuccessful(ctx: Ctx, payload: { payment_intent_client_secr
 
 async function payByInvoice(ctx: Ctx, payload: z.output<(typeof ACTION_PAYLOADS)['invoice details added']>): Promise<void> {
   const { visible, options } = await methodsFor(ctx);
-  if (!visible.includes('invoice')) methodUnavailable();
+  if (!visible.includes('invoice')) methodUnavailable(ctx);
   const properties = validateInvoiceDetails(payload, 'payload');
   if (properties.length) fail(problems.validation(properties));
   const dueDate = invoiceDueDate(ctx.now, options.invoice_due_days);
@@ -199,7 +201,7 @@ async function payByInvoice(ctx: Ctx, payload: z.output<(typeof ACTION_PAYLOADS)
 
 async function payManually(ctx: Ctx): Promise<void> {
   const { visible, options } = await methodsFor(ctx);
-  if (!visible.includes('manual')) methodUnavailable();
+  if (!visible.includes('manual')) methodUnavailable(ctx);
   await complete(ctx, { method: 'manual', state: ctx.row.total_cost ? 'unpaid' : 'free', manualNote: manualPaymentMessage(options) });
 }
 

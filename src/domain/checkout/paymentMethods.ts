@@ -76,3 +76,12 @@ export function paymentMethodLabel(
 export function manualPaymentMessage(options: PaymentOptions | null | undefined): string {
   return options?.manual?.message?.trim() || DEFAULT_MANUAL_PAYMENT_MESSAGE;
 }
+
+/**
+ * Said when no method is left to pay with: "for this course" only where there is one (a gift voucher or a
+ * membership is sold by the educator, not for a course).
+ */
+export function noPaymentMethodMessage(educatorName: string | null | undefined, hasCourse: boolean): string {
+  const contact = educatorName ? ` Please contact ${educatorName}.` : '';
+  return `No payment method is available${hasCourse ? ' for this course' : ''}.${contact}`;
+}

@@ -13,6 +13,9 @@ export const VOUCHER_MESSAGES = {
   expired: 'This code has expired.',
   usedUp: 'This code has been used the maximum number of times.',
   wrongCourse: 'This code is not valid for this course.',
+  // A gift card is money on a card, not a promo code with a number of uses: its own words.
+  giftExpired: 'This gift card has expired.',
+  giftUsedUp: 'This gift card has no balance left.',
 } as const;
 export type VoucherFailure = keyof typeof VOUCHER_MESSAGES;
 
@@ -23,7 +26,8 @@ export function invalidVoucherProblem(reason: VoucherFailure): Problem {
 
 /** The same failure as a validation property of a submitted payload (e.g. payload.appliedPromoCode). */
 export function voucherProperty(reason: VoucherFailure, key = 'payload.appliedPromoCode'): ProblemProperty {
-  return { key, name: 'Promo code', message: VOUCHER_MESSAGES[reason] };
+  const gift = reason === 'giftExpired' || reason === 'giftUsedUp';
+  return { key, name: gift ? 'Gift card' : 'Promo code', message: VOUCHER_MESSAGES[reason] };
 }
 
 /** Spaces asked for are more than the pool (spec 5 "Offer quantity"); `available` may be 0 (sold out). */

@@ -77,6 +77,7 @@ export interface GiftVoucherOffer {
   expiryMonths: number;
   designColour: string | null;
   currency: string;
+  fees_absorbed?: boolean;
 }
 
 /** A membership plan as the Plan step lists it (GET /api/educators/{id}/membership-plans). */

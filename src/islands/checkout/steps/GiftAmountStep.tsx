@@ -5,7 +5,8 @@
  */
 import { useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
-import { $bootstrap, $checkout, submitAction } from '../../../stores/checkout.ts';
+import { $bootstrap, $checkout, setCostSummary, submitAction } from '../../../stores/checkout.ts';
+import { giftAmountAllowed, giftVoucherCostSummary } from '../../../domain/gifts.ts';
 import { STEP_TITLES } from '../../../domain/checkout/steps.ts';
 import { fieldDomId } from '../../../domain/checkout/ui.ts';
 import { formatPence } from '../../../domain/money.ts';
@@ -36,6 +37,11 @@ export default function GiftAmountStep() {
   const customPence = Math.round(Number(custom.replace(/[£,\s]/g, '')) * 100);
   const amount = choice === CUSTOM ? (Number.isFinite(customPence) && customPence > 0 ? customPence : null) : Number(choice) || null;
   useContinue({ enabled: amount !== null });
+  // The summary shows the price as the buyer chooses (before Continue), as the checkout will record it.
+  const allowed = offer !== null && amount !== null && giftAmountAllowed({ enabled: true, fixedAmounts: offer.fixedAmounts, customMin: offer.customMin, customMax: offer.customMax, expiryMonths: offer.expiryMonths, designColour: null }, amount);
+  useEffect(() => {
+    if (offer && allowed && amount !== null && offer.fees_absorbed !== undefined) setCostSummary(giftVoucherCostSummary(amount, offer.fees_absorbed, offer.currency));
+  }, [offer, allowed, amount]);
   if (!offer) return <Spinner label="Loading gift voucher amounts" />;
   const hasCustom = offer.customMin !== null && offer.customMax !== null;
   const customId = fieldDomId('payload.amount');

@@ -13,7 +13,7 @@ import { useEffect, useId, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { $bootstrap, $checkout, $costSummary, $paymentOptions, $submitting, loadPaymentOptions, submitAction } from '../../../stores/checkout.ts';
 import { STEP_TITLES } from '../../../domain/checkout/steps.ts';
-import { manualPaymentMessage, paymentMethodLabel, resolvePaymentOptions, visiblePaymentMethods, type PaymentMethod } from '../../../domain/checkout/paymentMethods.ts';
+import { manualPaymentMessage, noPaymentMethodMessage, paymentMethodLabel, resolvePaymentOptions, visiblePaymentMethods, type PaymentMethod } from '../../../domain/checkout/paymentMethods.ts';
 import { $identity } from '../identity.ts';
 import { CardForm, PayLaterForm } from './CardForms.tsx';
 import { WalletButtons } from './WalletButtons.tsx';
@@ -172,7 +172,7 @@ export default function PaymentStep() {
       </fieldset>
       {methods.length === 0 && (
         <p className="alert alert--danger" role="alert">
-          No payment method is available for this course. Please contact {bootstrap.educator?.name}.
+          {noPaymentMethodMessage(bootstrap.educator?.name, !!bootstrap.course)}
         </p>
       )}
     </section>
