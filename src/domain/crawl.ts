@@ -51,10 +51,11 @@ export function minisiteSitemapPaths(educator: SitemapEducator): string[] {
 }
 
 /**
- * robots.txt Disallow lines per host: the API and the pages that are per visitor. Embed pages,
+ * robots.txt Disallow lines per host: the API and the pages that are per visitor — the checkouts, the gift
+ * voucher checkout (a checkout of its own: a crawler has nothing to read there) included. Other embed pages,
  * /search and the forms stay crawlable so that their noindex is seen.
  */
 export function robotsDisallow(host: 'marketplace' | 'minisite'): string[] {
-  const shared = ['/api/', '/checkout', '/profile', '/login', '/logout'];
-  return host === 'marketplace' ? [...shared, '/minisite/'] : shared;
+  const shared = ['/api/', '/checkout', '/gift-checkout', '/profile', '/login', '/logout'];
+  return host === 'marketplace' ? [...shared, '/embed/checkout', '/embed/*/gift-checkout', '/minisite/'] : shared;
 }
