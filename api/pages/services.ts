@@ -57,6 +57,8 @@ export function createPageServices(deps: Deps): PageServices {
     }),
     savedCourses: (studentId) => listSavedCourses(db, studentId, deps.now()),
     giftVouchersOn: async (educatorId) => (await loadGiftSettings(db, educatorId)).enabled,
+    membershipPlansListed: async (educatorId) =>
+      !!(await db.selectFrom('membership_plans').select('id').where('educator_id', '=', educatorId).where('listed', '=', true).limit(1).executeTakeFirst()),
     giftCards: (user) => giftCardViews(db, user, deps.now(), deps.config.APP_SECRET),
     accountSettings: async (userId) => {
       const row = await findUserById(db, userId);

@@ -14,6 +14,8 @@ import { hasMarketplaceCoursePage, hasMarketplacePages, hasMinisiteCoursePage } 
 export interface SitemapEducator {
   slug: string;
   courseSlugs: ReadonlyArray<string>;
+  /** The educator has membership plans listed: its memberships page has content (an empty one is noindex). */
+  hasMembershipPlans?: boolean;
 }
 
 /**
@@ -26,7 +28,7 @@ export function courseCanonicalContext(educatorSlug: string, courseSlug: string)
   return hasMarketplaceCoursePage(educatorSlug, courseSlug) ? 'marketplace' : 'minisite';
 }
 
-/** Paths of the marketplace sitemap: home, categories, and each educator's about, courses, reviews and course pages. */
+/** Paths of the marketplace sitemap: home, categories, and each educator's about, courses, reviews, memberships (with plans) and course pages. */
 export function marketplaceSitemapPaths(input: { categorySlugs: ReadonlyArray<string>; educators: ReadonlyArray<SitemapEducator> }): string[] {
   const paths = ['/'];
   for (const slug of input.categorySlugs) paths.push(`/courses/${slug}`);
@@ -38,16 +40,17 @@ export function marketplaceSitemapPaths(input: { categorySlugs: ReadonlyArray<st
 export function marketplaceEducatorSitemapPaths(educator: SitemapEducator): string[] {
   if (!hasMarketplacePages(educator.slug)) return [];
   const paths = [`/${educator.slug}`, `/${educator.slug}/courses`, `/${educator.slug}/reviews`];
+  if (educator.hasMembershipPlans) paths.push(`/${educator.slug}/memberships`);
   for (const course of educator.courseSlugs) {
     if (courseCanonicalContext(educator.slug, course) === 'marketplace') paths.push(`/${educator.slug}/${course}`);
   }
   return paths;
 }
 
-/** Paths of one minisite's sitemap: its courses list, about and reviews, and the course pages it is canonical for. */
+/** Paths of one minisite's sitemap: its courses list, about, reviews and memberships (with plans), and the course pages it is canonical for. */
 export function minisiteSitemapPaths(educator: SitemapEducator): string[] {
   const courses = educator.courseSlugs.filter((course) => hasMinisiteCoursePage(course) && courseCanonicalContext(educator.slug, course) === 'minisite');
-  return ['/', '/about', '/reviews', ...courses.map((course) => `/${course}`)];
+  return ['/', '/about', '/reviews', ...(educator.hasMembershipPlans ? ['/memberships'] : []), ...courses.map((course) => `/${course}`)];
 }
 
 /**

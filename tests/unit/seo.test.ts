@@ -75,6 +75,13 @@ describe('sitemaps', () => {
   const disallowed = (rules: string[], path: string) =>
     rules.some((rule) => new RegExp(`^${rule.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}`).test(path));
 
+  it('lists an educator’s memberships page only when it has plans (an empty one is noindex)', () => {
+    expect(marketplaceSitemapPaths({ categorySlugs: [], educators: [{ slug: 'clay', courseSlugs: [], hasMembershipPlans: true }] })).toContain('/clay/memberships');
+    expect(marketplaceSitemapPaths({ categorySlugs: [], educators: [{ slug: 'clay', courseSlugs: [], hasMembershipPlans: false }] })).not.toContain('/clay/memberships');
+    expect(minisiteSitemapPaths({ slug: 'clay', courseSlugs: [], hasMembershipPlans: true })).toContain('/memberships');
+    expect(minisiteSitemapPaths({ slug: 'clay', courseSlugs: [] })).not.toContain('/memberships');
+  });
+
   it('robots.txt keeps crawlers out of the API and per-visitor pages only', () => {
     const marketplace = robotsDisallow('marketplace');
     const minisite = robotsDisallow('minisite');
