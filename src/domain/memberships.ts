@@ -169,13 +169,23 @@ export function creditApplies(lines: ReadonlyArray<BenefitLine>): boolean {
   return lines.some((l) => l.quantity > 0 && l.spaces === 1);
 }
 
+/** What a member with credits left on a plan that covers the course is offered (the booking aside, the Spaces step). */
+export const USE_CREDIT_TEXT = 'Use 1 credit';
+
+/** The booking aside's line for a member with credits left: what they can do, and how many they have. */
+export function memberCreditText(member: { planName: string; creditsLeft: number }): string {
+  return `${USE_CREDIT_TEXT} (${member.planName}: ${member.creditsLeft} left)`;
+}
+
 /**
- * The booking aside's member line for a course: "Use 1 credit" when a plan with credits covers it, else
- * "Members from £…" with the lowest paid offer at the best percentage off; null when no plan covers it or
- * nothing costs money. `plans` are the educator's listed plans.
+ * The booking aside's member line for a course, as every visitor sees it (the page is the same for all): what a
+ * plan with credits that covers it offers ("Clay Club members book a space with 1 credit"), else "Members from £…"
+ * with the lowest paid offer at the best percentage off; null when no plan covers it or nothing costs money.
+ * "Use 1 credit" is for a member with credits left (`options.member`; the aside asks once it knows who is there).
+ * `plans` are the educator's listed plans.
  */
 export function memberAsideText(
-  plans: ReadonlyArray<Pick<PlanTerms, 'discountPercent' | 'creditsPerPeriod' | 'courseIds' | 'currency'>>,
+  plans: ReadonlyArray<Pick<PlanTerms, 'discountPercent' | 'creditsPerPeriod' | 'courseIds' | 'currency'> & { name?: string }>,
   courseId: string,
   offerPrices: ReadonlyArray<number>,
   options: { member?: { creditsLeft: number; discountPercent: number } | null } = {},
@@ -185,11 +195,13 @@ export function memberAsideText(
   if (!covering.length || !paid.length) return null;
   const currency = covering[0]!.currency;
   if (options.member) {
-    if (options.member.creditsLeft > 0) return 'Use 1 credit';
+    if (options.member.creditsLeft > 0) return USE_CREDIT_TEXT;
     if (options.member.discountPercent > 0) return `Members from ${formatPence(memberUnitPrice(Math.min(...paid), options.member.discountPercent), currency)}`;
     return null;
   }
-  if (covering.some((p) => p.creditsPerPeriod > 0)) return 'Use 1 credit';
+  const withCredits = covering.filter((p) => p.creditsPerPeriod > 0);
+  if (withCredits.length === 1 && withCredits[0]!.name) return `${withCredits[0]!.name} members book a space with 1 credit`;
+  if (withCredits.length) return 'Members book a space with 1 credit';
   const best = Math.max(...covering.map((p) => p.discountPercent));
   return best > 0 ? `Members from ${formatPence(memberUnitPrice(Math.min(...paid), best), currency)}` : null;
 }
