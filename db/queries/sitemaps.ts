@@ -124,7 +124,10 @@ function educatorUrls(entries: ReadonlyArray<EducatorEntry>): SitemapUrl[] {
 }
 
 async function firstChild(db: Db): Promise<SitemapUrl[]> {
-  const categories = await db.selectFrom('categories').select('slug').orderBy('name').execute();
+  // Categories with a published course: an empty listing is noindex (src/components/views/CategoryView.astro).
+  const categories = await db.selectFrom('categories').select('slug')
+    .where((eb) => eb.exists(eb.selectFrom('courses').select('courses.id').whereRef('courses.category_id', '=', 'categories.id').where('courses.published', '=', true)))
+    .orderBy('name').execute();
   return [{ loc: marketplaceUrl('/') }, ...categories.map((c) => ({ loc: marketplaceUrl(`/courses/${c.slug}`) }))];
 }
 

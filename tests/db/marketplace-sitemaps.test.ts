@@ -98,3 +98,14 @@ describe('memberships pages in the sitemaps', () => {
     }
   });
 });
+
+describe('categories in the sitemap', () => {
+  it('lists the categories with a published course, not the empty ones', async () => {
+    const categories = await t.db.selectFrom('categories').select(['id', 'slug']).execute();
+    const withCourses = new Set((await t.db.selectFrom('courses').select('category_id').where('published', '=', true).execute()).map((r) => r.category_id));
+    const empty = categories.filter((c) => !withCourses.has(c.id));
+    expect(empty.length).toBeGreaterThan(0);
+    const first = locs((await marketplaceSitemaps(t.db, LIMITS)).children.get('sitemap-1.xml')!);
+    for (const c of categories) expect(first.includes(marketplaceUrl(`/courses/${c.slug}`)), c.slug).toBe(withCourses.has(c.id));
+  });
+});

@@ -230,7 +230,8 @@ describe('search engines', () => {
     expect(sitemap.body).toContain('<sitemapindex');
     const locs = await sitemapLocs(sitemap.body);
     expect(locs).toContain(`${baseUrl()}/`);
-    for (const path of [`/${CLAY.slug}`, `/${CLAY.slug}/courses`, `/${CLAY.slug}/reviews`, ...courseSlugs.map((s) => `/${CLAY.slug}/${s}`)]) {
+    // Clay & Kiln has a membership plan: its memberships page is listed (an empty one is not).
+    for (const path of [`/${CLAY.slug}`, `/${CLAY.slug}/courses`, `/${CLAY.slug}/reviews`, `/${CLAY.slug}/memberships`, ...courseSlugs.map((s) => `/${CLAY.slug}/${s}`)]) {
       expect(locs, path).toContain(url(path));
     }
     expect(locs.every((loc) => loc.startsWith(`${baseUrl()}/`))).toBe(true);
@@ -249,7 +250,7 @@ describe('search engines', () => {
     const miniLocs = await sitemapLocs(miniSitemap.body, origin);
     expect(miniLocs.every((loc) => loc.startsWith(`${origin}/`))).toBe(true);
     // The minisite lists its own pages; its course pages are the marketplace's (their canonical copy).
-    expect(miniLocs).toEqual(['/', '/about', '/reviews'].map((path) => `${origin}${path}`));
+    expect(miniLocs).toEqual(['/', '/about', '/reviews', '/memberships'].map((path) => `${origin}${path}`));
     await expectAllOk(miniLocs, origin);
   });
 });
