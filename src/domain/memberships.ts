@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { DEFAULT_TIME_ZONE } from './time.ts';
 import { addLocalDays, zonedParts, zonedWallClock } from './zone.ts';
-import { formatPence } from './money.ts';
+import { formatListedPrice } from './money.ts';
 import { mulDivRound } from './checkout/costSummary.ts';
 
 export const PLAN_INTERVALS = ['month', 'year', 'pass'] as const;
@@ -196,19 +196,19 @@ export function memberAsideText(
   const currency = covering[0]!.currency;
   if (options.member) {
     if (options.member.creditsLeft > 0) return USE_CREDIT_TEXT;
-    if (options.member.discountPercent > 0) return `Members from ${formatPence(memberUnitPrice(Math.min(...paid), options.member.discountPercent), currency)}`;
+    if (options.member.discountPercent > 0) return `Members from ${formatListedPrice(memberUnitPrice(Math.min(...paid), options.member.discountPercent), currency)}`;
     return null;
   }
   const withCredits = covering.filter((p) => p.creditsPerPeriod > 0);
   if (withCredits.length === 1 && withCredits[0]!.name) return `${withCredits[0]!.name} members book a space with 1 credit`;
   if (withCredits.length) return 'Members book a space with 1 credit';
   const best = Math.max(...covering.map((p) => p.discountPercent));
-  return best > 0 ? `Members from ${formatPence(memberUnitPrice(Math.min(...paid), best), currency)}` : null;
+  return best > 0 ? `Members from ${formatListedPrice(memberUnitPrice(Math.min(...paid), best), currency)}` : null;
 }
 
-/** "£12.00 / month", "£120.00 / year", "£45.00 for 3 months". */
+/** "£12 / month", "£120.50 / year", "£45 for 3 months": a listed price (src/domain/money.ts formatListedPrice). */
 export function planPriceText(plan: Pick<PlanTerms, 'interval' | 'passMonths' | 'price' | 'currency'>): string {
-  const price = formatPence(plan.price, plan.currency);
+  const price = formatListedPrice(plan.price, plan.currency);
   if (plan.interval === 'month') return `${price} / month`;
   if (plan.interval === 'year') return `${price} / year`;
   const months = plan.passMonths ?? 1;
