@@ -101,9 +101,13 @@ describe('navigation links (spec 2.1–2.3) for the showcase educator', () => {
         const courseUrl = pageUrl(context, CLAY.slug, coursePath(context, CLAY.taster.slug));
         expect((await page.goto(courseUrl))?.status()).toBe(200);
         await hydrated(page.locator('#dates ul.dates'));
-        const dates = await hrefs(page, '#dates ul.dates a');
+        const dates = await hrefs(page, '#dates ul.dates a[aria-label^="Select "]');
         expect(dates.length).toBeGreaterThan(0);
         for (const href of dates) expect(href).toMatch(new RegExp(`^${coursePath(context, CLAY.taster.slug)}\\?occurrence=occ_[0-9_]+$`));
+        // A sold-out date offers its waitlist instead.
+        const waitlists = await hrefs(page, '#dates ul.dates a[aria-label^="Join the waitlist for "]');
+        expect(waitlists.length).toBeGreaterThan(0);
+        for (const href of waitlists) expect(href).toMatch(/\/waitlist\?.*occurrence=occ_[0-9_]+$/);
         const addReview = page.getByRole('link', { name: '+ Add Review' });
         const courseReviewHref = context === 'marketplace' ? `/${CLAY.slug}/${CLAY.taster.slug}/add-review`
           : context === 'minisite' ? `/${CLAY.taster.slug}/add-review` : minisiteUrl(CLAY.slug, `/${CLAY.taster.slug}/add-review`);
