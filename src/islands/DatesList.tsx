@@ -132,7 +132,7 @@ export default function DatesList(props: DatesListProps) {
                 // Sold out: nothing to select (the booking box would have nothing to book); its waitlist instead.
                 ? (
                   <a className="btn btn--secondary btn--small" href={withQuery(waitlistHref, { occurrence: o._id })}
-                    aria-label={`Join the waitlist for ${formatOccurrenceRange(o.start_datetime, o.end_datetime)}`}>
+                    aria-label={`Join Waitlist for ${formatOccurrenceRange(o.start_datetime, o.end_datetime)}`}>
                     Join Waitlist
                   </a>
                 )

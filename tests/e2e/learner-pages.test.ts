@@ -105,7 +105,7 @@ describe('a sold-out date', () => {
       await expect.poll(() => row.getByText('Sold out').count()).toBe(1);
       expect(await row.getByRole('link', { name: /^Select/ }).count()).toBe(0);
       expect(await row.getByText('Selected', { exact: true }).count()).toBe(0);
-      const waitlist = row.getByRole('link', { name: /^Join the waitlist for/ });
+      const waitlist = row.getByRole('link', { name: /^Join Waitlist for/ });
       expect(await waitlist.getAttribute('href')).toContain(`occurrence=${soldOut.id}`);
 
       const aside = page.locator('.booking-aside');

@@ -105,7 +105,7 @@ describe('navigation links (spec 2.1–2.3) for the showcase educator', () => {
         expect(dates.length).toBeGreaterThan(0);
         for (const href of dates) expect(href).toMatch(new RegExp(`^${coursePath(context, CLAY.taster.slug)}\\?occurrence=occ_[0-9_]+$`));
         // A sold-out date offers its waitlist instead.
-        const waitlists = await hrefs(page, '#dates ul.dates a[aria-label^="Join the waitlist for "]');
+        const waitlists = await hrefs(page, '#dates ul.dates a[aria-label^="Join Waitlist for "]');
         expect(waitlists.length).toBeGreaterThan(0);
         for (const href of waitlists) expect(href).toMatch(/\/waitlist\?.*occurrence=occ_[0-9_]+$/);
         const addReview = page.getByRole('link', { name: '+ Add Review' });
