@@ -9,6 +9,7 @@ import { DEFAULT_TIME_ZONE } from './time.ts';
 import { addLocalDays, zonedParts, zonedWallClock } from './zone.ts';
 import { formatListedPrice } from './money.ts';
 import { mulDivRound } from './checkout/costSummary.ts';
+import { USE_CREDIT_TEXT } from './member-credit.ts';
 
 export const PLAN_INTERVALS = ['month', 'year', 'pass'] as const;
 export type PlanInterval = (typeof PLAN_INTERVALS)[number];
@@ -169,13 +170,7 @@ export function creditApplies(lines: ReadonlyArray<BenefitLine>): boolean {
   return lines.some((l) => l.quantity > 0 && l.spaces === 1);
 }
 
-/** What a member with credits left on a plan that covers the course is offered (the booking aside, the Spaces step). */
-export const USE_CREDIT_TEXT = 'Use 1 credit';
-
-/** The booking aside's line for a member with credits left: what they can do, and how many they have. */
-export function memberCreditText(member: { planName: string; creditsLeft: number }): string {
-  return `${USE_CREDIT_TEXT} (${member.planName}: ${member.creditsLeft} left)`;
-}
+export { USE_CREDIT_TEXT, memberCreditText } from './member-credit.ts';
 
 /**
  * The booking aside's member line for a course, as every visitor sees it (the page is the same for all): what a

@@ -19,7 +19,7 @@ import { useHydrated } from '../lib/hydrated.ts';
 import { embedParentUrl } from '../stores/embed-parent.ts';
 import { bookableOccurrences, isSoldOut } from '../domain/listing.ts';
 import { withQuery } from '../domain/links.ts';
-import { memberCreditText } from '../domain/memberships.ts';
+import { memberCreditText } from '../domain/member-credit.ts';
 import { apiFetch } from '../stores/identity.ts';
 
 export interface BookingAsideProps {
