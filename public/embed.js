@@ -4,7 +4,8 @@
  *   <div data-marketplace-embed data-educator="your-slug"></div>
  *   <script async src="https://{marketplace host}/embed.js"></script>
  *
- * Options on the element: data-page="courses" (default) | "reviews" | "enquiry" | "course" | "waitlist",
+ * Options on the element: data-page="courses" (default) | "reviews" | "enquiry" | "course" | "waitlist" |
+ * "memberships" | "vouchers" (the gift voucher checkout),
  * data-course="{courseSlug}" (for data-page="course"), data-title="…" (iframe title), data-height="600"
  * (initial height in px). The frame grows and shrinks with its content: embed pages post
  * {type: 'marketplace:resize', height} to this page, and only messages from the marketplace's own
@@ -31,6 +32,8 @@
       case 'reviews': return { path: '/embed/' + educator + '/reviews', query: {} };
       case 'enquiry': return { path: '/embed/enquiry', query: { educator: educator } };
       case 'waitlist': return { path: '/embed/' + educator + '/waitlist', query: {} };
+      case 'memberships': return { path: '/embed/' + educator + '/memberships', query: {} };
+      case 'vouchers': return { path: '/embed/' + educator + '/gift-checkout', query: {} };
       case 'course': return SLUG.test(course) ? { path: '/embed/' + educator + '/' + course, query: {} } : null;
       default: return { path: '/embed/' + educator, query: {} };
     }

@@ -254,6 +254,29 @@ export async function initialiseCheckout(deps: Deps, user: SessionUser | null, f
       return getCheckout(deps, user, existing.id);
     }
   }
+  const ctx = await draftCheckout(deps, user, flow, body);
+  // Written once: the version a checkout has after its first save.
+  ctx.row.version = 1;
+  await db.insertInto('checkouts').values(ctx.row).execute();
+  return toState(ctx);
+}
+
+/**
+ * The state a new checkout of a flow that sells from an educator (gift voucher, membership) would start in,
+ * written nowhere: its page shows the first step from it, and the checkout is initialised on the learner's first
+ * action, so a visit (a crawler's, a learner's who only looks) leaves no checkout behind. Its `_id` is empty.
+ */
+export async function previewCheckout(deps: Deps, user: SessionUser | null, flow: Flow, input: unknown): Promise<CheckoutState> {
+  if (flowSellsCourse(flow)) fail(problems.notFound('No such checkout flow'));
+  const body = parseWith(initialiseSchema, input);
+  const ctx = await draftCheckout(deps, user, flow, { ...body, checkoutId: null });
+  ctx.row.id = '';
+  return toState(ctx);
+}
+
+/** A new checkout, decided but not written: the seller's catalogue, access, the flow's initialise and the steps settled. */
+async function draftCheckout(deps: Deps, user: SessionUser | null, flow: Flow, body: InitialiseBody): Promise<Ctx> {
+  const db = deps.db;
   const { cat, stamp } = await sellerCatalogue(deps, flow, body);
   if (!(await canAccessCourse(db, cat, user))) fail(problems.unauthorisedCheckout('You do not have access to this course.'));
   const now = deps.now();
@@ -276,10 +299,7 @@ export async function initialiseCheckout(deps: Deps, user: SessionUser | null, f
     if (!next || next === 'login' || isAfterLoginStep(ctx.flow, next)) break;
     ctx.row.current_step = next;
   }
-  // Written once: the version a checkout has after its first save.
-  ctx.row.version = 1;
-  await db.insertInto('checkouts').values(ctx.row).execute();
-  return toState(ctx);
+  return ctx;
 }
 
 export async function getCheckout(deps: Deps, user: SessionUser | null, id: string): Promise<CheckoutState> {

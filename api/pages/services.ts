@@ -58,6 +58,8 @@ export function createPageServices(deps: Deps): PageServices {
     }),
     savedCourses: (studentId) => listSavedCourses(db, studentId, deps.now()),
     giftVouchersOn: (educatorId) => giftVouchersSold(db, educatorId, undefined, availableMethods(deps.config)),
+    membershipPlansListed: async (educatorId) =>
+      !!(await db.selectFrom('membership_plans').select('id').where('educator_id', '=', educatorId).where('listed', '=', true).limit(1).executeTakeFirst()),
     giftCards: (user) => giftCardViews(db, user, deps.now(), deps.config.APP_SECRET),
     accountSettings: async (userId) => {
       const row = await findUserById(db, userId);

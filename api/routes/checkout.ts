@@ -2,6 +2,8 @@
  * The checkout (spec 7 "Checkout"):
  *   POST /api/checkout/initialise/{booking|order|request|date-booking-request|group-booking-request|booking-application}
  *        {checkoutId, courseId, origin, bookedOnURL, utms, occurrenceId?} → the checkout state
+ *   GET  /api/checkout/preview/{gift-voucher|membership}?educatorId=&origin= → the state a new checkout would start in,
+ *        written nowhere (`_id` empty): the page shows the first step, and initialises on the learner's first action
  *   GET  /api/checkout/{checkoutId} → the checkout state
  *   POST /api/checkout/{checkoutId}/submit-response {action, payload} → the new checkout state
  *   POST /api/checkout/{checkoutId}/abandon → the state (status "abandoned"; held spaces given back)
@@ -11,14 +13,20 @@ import { voucherRules } from '../http/abuse-limits.ts';
 import { refundHits, takeHits } from '../http/rate-limit.ts';
 import { z } from 'zod';
 import type { AppEnv } from '../app.ts';
-import { parseParams, readJson } from '../http/parse.ts';
+import { parseParams, parseQuery, readJson } from '../http/parse.ts';
 import { ProblemError, problems } from '../../src/domain/problems.ts';
 import { flowFromSlug } from '../../src/domain/checkout/flows.ts';
-import { abandonCheckout, getCheckout, initialiseCheckout, submitResponse } from '../checkout/engine.ts';
+import { abandonCheckout, getCheckout, initialiseCheckout, previewCheckout, submitResponse } from '../checkout/engine.ts';
+import { CHECKOUT_ORIGINS } from '../../src/domain/checkout/origins.ts';
 
 const idParams = z.object({ checkoutId: z.string().min(1).max(200) });
 
 const jsonBody = readJson;
+
+const previewQuery = z.object({
+  educatorId: z.string().min(1).max(200),
+  origin: z.enum(CHECKOUT_ORIGINS).optional(),
+});
 
 /** The actions whose payload may carry a promo code or gift card ("Apply promo code or gift card"). */
 const CODE_ACTIONS = new Set(['pricing options picked', 'order pricing options picked', 'request delivery configured']);
@@ -42,6 +50,15 @@ export function checkoutRoutes() {
     const state = await initialiseCheckout(c.var.deps, c.var.user, flow, await jsonBody(c));
     c.header('cache-control', 'no-store');
     return c.json(state, 201);
+  });
+
+  app.get('/checkout/preview/:flow', async (c) => {
+    const flow = flowFromSlug(c.req.param('flow'));
+    if (!flow) throw new ProblemError(problems.notFound('No such checkout flow'));
+    const query = parseQuery(c, previewQuery);
+    const state = await previewCheckout(c.var.deps, c.var.user, flow, query);
+    c.header('cache-control', 'no-store');
+    return c.json(state);
   });
 
   app.post('/checkout/:checkoutId/submit-response', async (c) => {

@@ -18,7 +18,7 @@ import { sitemapIndexXml, sitemapSet, type SitemapSet, type SitemapUrl } from '.
 /** Marketplace URLs per child sitemap, on average: few enough that rewriting one is cheap, far below the protocol's 50,000. */
 export const MARKETPLACE_URLS_PER_CHILD = 5_000;
 
-interface EducatorEntry { id: string; slug: string; lastmod: number; courseSlugs: string[] }
+interface EducatorEntry { id: string; slug: string; lastmod: number; courseSlugs: string[]; hasMembershipPlans: boolean }
 
 /** Which bucket (child sitemap) an educator's URLs are in: FNV-1a of its id, a spread that never changes for it. */
 export function sitemapBucket(educatorId: string, buckets: number): number {
@@ -58,16 +58,21 @@ async function educatorEntries(db: Db, educatorIds?: ReadonlyArray<string>): Pro
   let educators = db.selectFrom('educators').leftJoin('educator_lastmod', 'educator_lastmod.educator_id', 'educators.id')
     .select(['educators.id', 'educators.slug', 'educators.created_at', 'educator_lastmod.modified_at']);
   let courses = db.selectFrom('courses').select(['educator_id', 'slug', 'created_at']).where('published', '=', true);
+  // Educators with membership plans listed: their memberships page has content.
+  let plans = db.selectFrom('membership_plans').select('educator_id').distinct().where('listed', '=', true);
   if (educatorIds !== undefined) {
     if (educatorIds.length === 0) return [];
     educators = educators.where('educators.id', 'in', educatorIds);
     courses = courses.where('educator_id', 'in', educatorIds);
+    plans = plans.where('educator_id', 'in', educatorIds);
   }
-  const [educatorRows, courseRows] = await Promise.all([
+  const [educatorRows, courseRows, planRows] = await Promise.all([
     educators.orderBy('educators.slug').execute(),
     // The catalogue's course order (db/queries/pages.ts).
     courses.orderBy('created_at').orderBy('id').execute(),
+    plans.execute(),
   ]);
+  const withPlans = new Set(planRows.map((r) => r.educator_id));
   const byEducator = new Map<string, { slugs: string[]; newest: number }>();
   for (const c of courseRows) {
     const entry = byEducator.get(c.educator_id) ?? { slugs: [], newest: 0 };
@@ -78,7 +83,7 @@ async function educatorEntries(db: Db, educatorIds?: ReadonlyArray<string>): Pro
   return educatorRows.map((e) => {
     const own = byEducator.get(e.id);
     return {
-      id: e.id, slug: e.slug, courseSlugs: own?.slugs ?? [],
+      id: e.id, slug: e.slug, courseSlugs: own?.slugs ?? [], hasMembershipPlans: withPlans.has(e.id),
       lastmod: Math.max(Number(e.created_at), own?.newest ?? 0, Number(e.modified_at ?? 0)),
     };
   });
@@ -113,13 +118,16 @@ function childFiles(n: number, urls: SitemapUrl[], limits?: MarketplaceSitemapLi
 function educatorUrls(entries: ReadonlyArray<EducatorEntry>): SitemapUrl[] {
   const urls: SitemapUrl[] = [];
   for (const e of entries) {
-    for (const path of marketplaceEducatorSitemapPaths({ slug: e.slug, courseSlugs: e.courseSlugs })) urls.push({ loc: marketplaceUrl(path), lastmod: e.lastmod });
+    for (const path of marketplaceEducatorSitemapPaths(e)) urls.push({ loc: marketplaceUrl(path), lastmod: e.lastmod });
   }
   return urls;
 }
 
 async function firstChild(db: Db): Promise<SitemapUrl[]> {
-  const categories = await db.selectFrom('categories').select('slug').orderBy('name').execute();
+  // Categories with a published course: an empty listing is noindex (src/components/views/CategoryView.astro).
+  const categories = await db.selectFrom('categories').select('slug')
+    .where((eb) => eb.exists(eb.selectFrom('courses').select('courses.id').whereRef('courses.category_id', '=', 'categories.id').where('courses.published', '=', true)))
+    .orderBy('name').execute();
   return [{ loc: marketplaceUrl('/') }, ...categories.map((c) => ({ loc: marketplaceUrl(`/courses/${c.slug}`) }))];
 }
 
@@ -192,6 +200,6 @@ export async function marketplaceSitemapUpdate(
 export async function minisiteSitemaps(db: Db, educatorId: string): Promise<{ slug: string; set: SitemapSet } | null> {
   const [e] = await educatorEntries(db, [educatorId]);
   if (!e) return null;
-  const urls = minisiteSitemapPaths({ slug: e.slug, courseSlugs: e.courseSlugs }).map((path) => ({ loc: minisiteUrl(e.slug, path), lastmod: e.lastmod }));
+  const urls = minisiteSitemapPaths(e).map((path) => ({ loc: minisiteUrl(e.slug, path), lastmod: e.lastmod }));
   return { slug: e.slug, set: sitemapSet(urls, (name) => minisiteUrl(e.slug, `/${name}`)) };
 }

@@ -14,6 +14,8 @@ import { hasMarketplaceCoursePage, hasMarketplacePages, hasMinisiteCoursePage } 
 export interface SitemapEducator {
   slug: string;
   courseSlugs: ReadonlyArray<string>;
+  /** The educator has membership plans listed: its memberships page has content (an empty one is noindex). */
+  hasMembershipPlans?: boolean;
 }
 
 /**
@@ -26,7 +28,7 @@ export function courseCanonicalContext(educatorSlug: string, courseSlug: string)
   return hasMarketplaceCoursePage(educatorSlug, courseSlug) ? 'marketplace' : 'minisite';
 }
 
-/** Paths of the marketplace sitemap: home, categories, and each educator's about, courses, reviews and course pages. */
+/** Paths of the marketplace sitemap: home, categories, and each educator's about, courses, reviews, memberships (with plans) and course pages. */
 export function marketplaceSitemapPaths(input: { categorySlugs: ReadonlyArray<string>; educators: ReadonlyArray<SitemapEducator> }): string[] {
   const paths = ['/'];
   for (const slug of input.categorySlugs) paths.push(`/courses/${slug}`);
@@ -38,23 +40,25 @@ export function marketplaceSitemapPaths(input: { categorySlugs: ReadonlyArray<st
 export function marketplaceEducatorSitemapPaths(educator: SitemapEducator): string[] {
   if (!hasMarketplacePages(educator.slug)) return [];
   const paths = [`/${educator.slug}`, `/${educator.slug}/courses`, `/${educator.slug}/reviews`];
+  if (educator.hasMembershipPlans) paths.push(`/${educator.slug}/memberships`);
   for (const course of educator.courseSlugs) {
     if (courseCanonicalContext(educator.slug, course) === 'marketplace') paths.push(`/${educator.slug}/${course}`);
   }
   return paths;
 }
 
-/** Paths of one minisite's sitemap: its courses list, about and reviews, and the course pages it is canonical for. */
+/** Paths of one minisite's sitemap: its courses list, about, reviews and memberships (with plans), and the course pages it is canonical for. */
 export function minisiteSitemapPaths(educator: SitemapEducator): string[] {
   const courses = educator.courseSlugs.filter((course) => hasMinisiteCoursePage(course) && courseCanonicalContext(educator.slug, course) === 'minisite');
-  return ['/', '/about', '/reviews', ...courses.map((course) => `/${course}`)];
+  return ['/', '/about', '/reviews', ...(educator.hasMembershipPlans ? ['/memberships'] : []), ...courses.map((course) => `/${course}`)];
 }
 
 /**
- * robots.txt Disallow lines per host: the API and the pages that are per visitor. Embed pages,
+ * robots.txt Disallow lines per host: the API and the pages that are per visitor — the checkouts, the gift
+ * voucher checkout (a checkout of its own: a crawler has nothing to read there) included. Other embed pages,
  * /search and the forms stay crawlable so that their noindex is seen.
  */
 export function robotsDisallow(host: 'marketplace' | 'minisite'): string[] {
-  const shared = ['/api/', '/checkout', '/profile', '/login', '/logout'];
-  return host === 'marketplace' ? [...shared, '/minisite/'] : shared;
+  const shared = ['/api/', '/checkout', '/gift-checkout', '/profile', '/login', '/logout'];
+  return host === 'marketplace' ? [...shared, '/embed/checkout', '/embed/*/gift-checkout', '/minisite/'] : shared;
 }

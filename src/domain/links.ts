@@ -280,3 +280,13 @@ export function payInvoiceLink(kind: 'booking' | 'order', id: string): string {
 export function listingContext(context: AppContext): 'marketplace' | 'minisite' {
   return context === 'marketplace' ? 'marketplace' : 'minisite';
 }
+
+/** A relative or absolute link with query parameters set (replacing any of the same name); the rest of it kept. */
+export function withQuery(href: string, params: Record<string, string>): string {
+  const [beforeHash, hash = ''] = href.split('#', 2) as [string, string?];
+  const [path, query = ''] = beforeHash.split('?', 2) as [string, string?];
+  const search = new URLSearchParams(query);
+  for (const [k, v] of Object.entries(params)) search.set(k, v);
+  const qs = search.toString();
+  return `${path}${qs ? `?${qs}` : ''}${hash ? `#${hash}` : ''}`;
+}

@@ -7,8 +7,9 @@
 import { z } from 'zod';
 import { DEFAULT_TIME_ZONE } from './time.ts';
 import { addLocalDays, zonedParts, zonedWallClock } from './zone.ts';
-import { formatPence } from './money.ts';
+import { formatListedPrice } from './money.ts';
 import { mulDivRound } from './checkout/costSummary.ts';
+import { USE_CREDIT_TEXT } from './member-credit.ts';
 
 export const PLAN_INTERVALS = ['month', 'year', 'pass'] as const;
 export type PlanInterval = (typeof PLAN_INTERVALS)[number];
@@ -169,13 +170,17 @@ export function creditApplies(lines: ReadonlyArray<BenefitLine>): boolean {
   return lines.some((l) => l.quantity > 0 && l.spaces === 1);
 }
 
+export { USE_CREDIT_TEXT, memberCreditText } from './member-credit.ts';
+
 /**
- * The booking aside's member line for a course: "Use 1 credit" when a plan with credits covers it, else
- * "Members from £…" with the lowest paid offer at the best percentage off; null when no plan covers it or
- * nothing costs money. `plans` are the educator's listed plans.
+ * The booking aside's member line for a course, as every visitor sees it (the page is the same for all): what a
+ * plan with credits that covers it offers ("Clay Club members book a space with 1 credit"), else "Members from £…"
+ * with the lowest paid offer at the best percentage off; null when no plan covers it or nothing costs money.
+ * "Use 1 credit" is for a member with credits left (`options.member`; the aside asks once it knows who is there).
+ * `plans` are the educator's listed plans.
  */
 export function memberAsideText(
-  plans: ReadonlyArray<Pick<PlanTerms, 'discountPercent' | 'creditsPerPeriod' | 'courseIds' | 'currency'>>,
+  plans: ReadonlyArray<Pick<PlanTerms, 'discountPercent' | 'creditsPerPeriod' | 'courseIds' | 'currency'> & { name?: string }>,
   courseId: string,
   offerPrices: ReadonlyArray<number>,
   options: { member?: { creditsLeft: number; discountPercent: number } | null } = {},
@@ -185,18 +190,20 @@ export function memberAsideText(
   if (!covering.length || !paid.length) return null;
   const currency = covering[0]!.currency;
   if (options.member) {
-    if (options.member.creditsLeft > 0) return 'Use 1 credit';
-    if (options.member.discountPercent > 0) return `Members from ${formatPence(memberUnitPrice(Math.min(...paid), options.member.discountPercent), currency)}`;
+    if (options.member.creditsLeft > 0) return USE_CREDIT_TEXT;
+    if (options.member.discountPercent > 0) return `Members from ${formatListedPrice(memberUnitPrice(Math.min(...paid), options.member.discountPercent), currency)}`;
     return null;
   }
-  if (covering.some((p) => p.creditsPerPeriod > 0)) return 'Use 1 credit';
+  const withCredits = covering.filter((p) => p.creditsPerPeriod > 0);
+  if (withCredits.length === 1 && withCredits[0]!.name) return `${withCredits[0]!.name} members book a space with 1 credit`;
+  if (withCredits.length) return 'Members book a space with 1 credit';
   const best = Math.max(...covering.map((p) => p.discountPercent));
-  return best > 0 ? `Members from ${formatPence(memberUnitPrice(Math.min(...paid), best), currency)}` : null;
+  return best > 0 ? `Members from ${formatListedPrice(memberUnitPrice(Math.min(...paid), best), currency)}` : null;
 }
 
-/** "£12.00 / month", "£120.00 / year", "£45.00 for 3 months". */
+/** "£12 / month", "£120.50 / year", "£45 for 3 months": a listed price (src/domain/money.ts formatListedPrice). */
 export function planPriceText(plan: Pick<PlanTerms, 'interval' | 'passMonths' | 'price' | 'currency'>): string {
-  const price = formatPence(plan.price, plan.currency);
+  const price = formatListedPrice(plan.price, plan.currency);
   if (plan.interval === 'month') return `${price} / month`;
   if (plan.interval === 'year') return `${price} / year`;
   const months = plan.passMonths ?? 1;

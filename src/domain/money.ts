@@ -90,7 +90,17 @@ export function formatPriceShort(value: Money): string {
   return formatMoney(value, { decimals: 'auto' });
 }
 
-/** Convenience: format integer pence in a currency (default 2 decimals). */
+/**
+ * The product's one rule for which reading of spec 9 a screen uses: a price as listed — what a course, an offer, a
+ * membership plan or a member's price costs — drops the decimals of a whole amount ('£45', '£49 / month', '£12.50'),
+ * so a plan and a course side by side read alike; the amounts of a bill (cost summary lines and totals, receipts,
+ * payments) keep them ('£45.00'), so that figures added up line up. This formats the first kind.
+ */
+export function formatListedPrice(amount: number, currency: Currency = DEFAULT_CURRENCY): string {
+  return formatPriceShort(money(amount, currency));
+}
+
+/** Convenience: format integer pence in a currency (default 2 decimals: a bill's amounts, see {@link formatListedPrice}). */
 export function formatPence(amount: number, currency: Currency = DEFAULT_CURRENCY, options: FormatMoneyOptions = {}): string {
   return formatMoney(money(amount, currency), options);
 }

@@ -57,7 +57,11 @@ export function normalisePhone(input: unknown): string {
   return `${UK}${national.replace(/^0/, '')}`;
 }
 
-/** Spec 2.8: the tel: link for a phone number (white space removed). */
+/**
+ * Spec 2.8: the tel: link for a phone number, in E.164 ('01234 567890' → 'tel:+441234567890'): a number without
+ * its country code is dialled wrongly from a phone abroad or by a calling app. A value that is no phone number
+ * keeps only its white space removed.
+ */
 export function telHref(phone: string): string {
-  return `tel:${phone.replace(/\s+/g, '')}`;
+  return `tel:${phoneError(phone) === null ? normalisePhone(phone) : phone.replace(/\s+/g, '')}`;
 }

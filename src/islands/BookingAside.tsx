@@ -4,7 +4,9 @@
  *   /checkout?flow={flow}&course={courseId}&occurrence={occurrenceId} (marketplace, minisite)
  *   /embed/checkout?… in the embed (only /embed pages may be framed)
  * plus `origin` (embed | landing_page) outside the marketplace and, in the embed, the parent page
- * as `parent_window_url` when embed.js passed it. Memberships: what a member would pay, linking to the plans.
+ * as `parent_window_url` when embed.js passed it. Memberships: what a member would pay, linking to the plans; a
+ * signed-in member with credits left on a plan that covers the course is offered "Use 1 credit" instead, which
+ * opens the checkout with the credit chosen (the page is the same for everyone, so this is asked once hydrated).
  */
 import { useEffect, useMemo, useState } from 'react';
 import { useStore } from '../lib/use-store.ts';
@@ -15,7 +17,10 @@ import { formatOccurrenceRange } from '../lib/format.ts';
 import { $liveOccurrences, $selectedOccurrenceId, initSelectedOccurrence } from '../stores/course.ts';
 import { useHydrated } from '../lib/hydrated.ts';
 import { embedParentUrl } from '../stores/embed-parent.ts';
-import { bookableOccurrences } from '../domain/listing.ts';
+import { bookableOccurrences, isSoldOut } from '../domain/listing.ts';
+import { withQuery } from '../domain/links.ts';
+import { memberCreditText } from '../domain/member-credit.ts';
+import { apiFetch } from '../stores/identity.ts';
 
 export interface BookingAsideProps {
   courseId: string;
@@ -34,15 +39,17 @@ export interface BookingAsideProps {
   waitlistHref: string;
   /** Label of the main button per flow. */
   bookLabel: string;
-  /** Spec 2.13 (6) "receives memberships": what a member would pay ("Members from £…" / "Use 1 credit"), null when no plan covers the course. */
+  /** Spec 2.13 (6) "receives memberships": what a member would pay or what a credit does, null when no plan covers the course. */
   memberText?: string | null;
   /** The educator's memberships page in this context. */
   membershipsHref?: string | null;
 }
 
-function checkoutHref(flow: Flow, courseId: string, context: BookingAsideProps['context'], occurrenceId?: string | null, parentUrl?: string | null): string {
+function checkoutHref(flow: Flow, courseId: string, context: BookingAsideProps['context'], occurrenceId?: string | null, parentUrl?: string | null, credit = false): string {
   const params = new URLSearchParams({ flow, course: courseId });
   if (occurrenceId) params.set('occurrence', occurrenceId);
+  // The Spaces step starts with "Use 1 credit" ticked.
+  if (credit) params.set('credit', '1');
   if (context === 'embed') params.set('origin', 'embed');
   if (context === 'minisite') params.set('origin', originForContext(context));
   if (context === 'embed' && parentUrl) params.set('parent_window_url', parentUrl);
@@ -64,6 +71,24 @@ export default function BookingAside(props: BookingAsideProps) {
     if (context === 'embed') setParentUrl(embedParentUrl());
   }, [context]);
 
+  // Only where a plan covers the course: is the visitor a member with credits left?
+  const [member, setMember] = useState<{ planName: string; creditsLeft: number } | null>(null);
+  useEffect(() => {
+    if (!memberText) return;
+    let cancelled = false;
+    apiFetch(`/memberships/benefits?courseId=${encodeURIComponent(courseId)}`)
+      .then((res) => (res.ok ? res.json() : { member: null }))
+      .then((body: { member: { planName: string; creditsLeft: number } | null }) => {
+        if (!cancelled) setMember(body.member && body.member.creditsLeft > 0 ? body.member : null);
+      })
+      .catch(() => {
+        /* the line stays as every visitor sees it */
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [courseId, memberText]);
+
   // Dates that can still be booked: "Next date" is never a sold-out one (the dates list shows those as sold out).
   const occurrences = useMemo(() => {
     const list = live ?? initialOccurrences;
@@ -72,6 +97,8 @@ export default function BookingAside(props: BookingAsideProps) {
 
   const all = live ?? initialOccurrences;
   const selected = selectedId ? all.find((o) => o._id === selectedId) ?? null : null;
+  // A chosen date that is sold out is said to be, and offers its waitlist: never booked, never swapped for another.
+  const selectedSoldOut = !!selected && isSoldOut(selected, courseSpaces);
   const next = occurrences[0] ?? null;
   const hasDates = occurrences.length > 0;
 
@@ -86,7 +113,10 @@ export default function BookingAside(props: BookingAsideProps) {
       {scheduled && (
         <div className="small">
           {selected ? (
-            <p style={{ margin: 0 }}><strong>Selected date:</strong><br />{formatOccurrenceRange(selected.start_datetime, selected.end_datetime)}</p>
+            <p style={{ margin: 0 }}>
+              <strong>Selected date:</strong><br />{formatOccurrenceRange(selected.start_datetime, selected.end_datetime)}
+              {selectedSoldOut && <><br /><span className="badge">Sold out</span>{hasDates && <> <a href="#dates">Choose another date</a></>}</>}
+            </p>
           ) : next ? (
             <p style={{ margin: 0 }}>
               <strong>Next date:</strong><br />{formatOccurrenceRange(next.start_datetime, next.end_datetime)}
@@ -97,14 +127,20 @@ export default function BookingAside(props: BookingAsideProps) {
           )}
         </div>
       )}
-      {memberText && (
+      {member && (!scheduled || hasDates) && !selectedSoldOut ? (
+        <p className="small member-price" style={{ margin: 0 }} data-testid="member-price">
+          <a href={checkoutHref(flow, courseId, context, scheduled ? selected?._id : null, parentUrl, true)}>{memberCreditText(member)}</a>
+        </p>
+      ) : memberText && (
         <p className="small member-price" style={{ margin: 0 }} data-testid="member-price">
           {membershipsHref ? <a href={membershipsHref}>{memberText}</a> : memberText}
         </p>
       )}
       {cancellationText && <p className="small muted" style={{ margin: 0 }}>{cancellationText}</p>}
       <div style={{ display: 'grid', gap: '0.5rem' }}>
-        {scheduled && !hasDates ? (
+        {selectedSoldOut ? (
+          <a className="btn btn--block" href={withQuery(waitlistHref, { occurrence: selected!._id })}>Join Waitlist</a>
+        ) : scheduled && !hasDates ? (
           <>
             <a className="btn btn--block" href={waitlistHref}>Join Waitlist</a>
             <a className="btn btn--secondary btn--block" href={checkoutHref('dateBookingRequest', courseId, context, null, parentUrl)}>Request a date</a>

@@ -9,7 +9,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useStore } from '../lib/use-store.ts';
 import type { LinkContext, OccurrenceView, OfferView } from '../lib/types.ts';
 import { fetchCourseOccurrences } from '../lib/api.ts';
-import { courseLink } from '../domain/links.ts';
+import { courseLink, withQuery } from '../domain/links.ts';
 import { COURSE_DATES_PAGE_SIZE } from '../domain/carousel.ts';
 import { courseDurationLabel } from '../domain/time.ts';
 import { occurrenceLengthSeconds } from '../domain/highlights.ts';
@@ -128,7 +128,15 @@ export default function DatesList(props: DatesListProps) {
                   {price && <strong style={{ marginLeft: spaces !== null ? '0.75rem' : 0 }}>{price}</strong>}
                 </p>
               </div>
-              {selected
+              {spaces === 0
+                // Sold out: nothing to select (the booking box would have nothing to book); its waitlist instead.
+                ? (
+                  <a className="btn btn--secondary btn--small" href={withQuery(waitlistHref, { occurrence: o._id })}
+                    aria-label={`Join Waitlist for ${formatOccurrenceRange(o.start_datetime, o.end_datetime)}`}>
+                    Join Waitlist
+                  </a>
+                )
+                : selected
                 ? <span className="badge badge--success">Selected</span>
                 : (
                   <a className="btn btn--secondary btn--small" href={link.href} {...(newWindow ? { target: '_blank', rel: 'noopener' } : {})}

@@ -17,6 +17,8 @@ export interface EmbedEnquiryData {
   educator: {
     id: string; slug: string; name: string; city: string | null; logoUrl: string; coverUrl: string;
     canBeContacted: boolean; rating: { rating: number; count: number } | null;
+    /** Optional: a file written before these were added still loads (the tabs then show). */
+    vouchersAppInstalled?: boolean; hasMembershipPlans?: boolean;
   };
   brand: { colour: string; hover: string; onBrand: string; whitelabelled: boolean };
   enquiryTypes: string[];
@@ -61,7 +63,9 @@ export default function EmbedEnquiryApp() {
   if (!data) return <div className="container section" role="status"><p className="muted">Loading…</p></div>;
 
   const { educator } = data;
-  const tabs = profileTabs('embed', { slug: educator.slug, can_be_contacted: educator.canBeContacted });
+  const tabs = profileTabs('embed', {
+    slug: educator.slug, can_be_contacted: educator.canBeContacted, vouchers_app_installed: educator.vouchersAppInstalled, has_membership_plans: educator.hasMembershipPlans,
+  });
   return (
     <>
       <div className="profile-cover"><img src={educator.coverUrl} alt="" width={1600} height={400} /></div>

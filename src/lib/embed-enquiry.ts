@@ -19,6 +19,8 @@ export function embedEnquiryJson(model: EducatorModel): string {
       id: e.id, slug: e.slug, name: e.name, city: model.city,
       logoUrl: e.logo_url || LOGO_FALLBACK, coverUrl: e.cover_url || COVER_FALLBACK,
       canBeContacted: !!e.can_be_contacted,
+      vouchersAppInstalled: model.vouchersAppInstalled,
+      hasMembershipPlans: model.plans.length > 0,
       rating: model.aggregate && model.aggregate.count > 0 ? { rating: model.aggregate.rating, count: model.aggregate.count } : null,
     },
     brand: { colour: brand, hover: hoverColour(brand), onBrand: onBrandColour(whitelabelled ? e.on_color_brand : null), whitelabelled },

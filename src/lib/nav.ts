@@ -61,11 +61,12 @@ const ORDER: Record<AppContext, readonly TabKey[]> = {
 
 /**
  * The educator's tabs in a context: each link of spec 2.1 the context has (not "none"), except pages
- * not built yet ({@link PENDING_TABS}); Contact only when the educator can be contacted (spec 2.6).
+ * not built yet ({@link PENDING_TABS}); Contact only when the educator can be contacted (spec 2.6); Memberships and
+ * Gift Vouchers only when the educator has plans listed and sells gift vouchers.
  */
 export function profileTabs(
   context: AppContext,
-  educator: { slug: string; can_be_contacted: boolean; vouchers_app_installed?: boolean },
+  educator: { slug: string; can_be_contacted: boolean; vouchers_app_installed?: boolean; has_membership_plans?: boolean },
   pending: ReadonlySet<TabKey> = PENDING_TABS,
 ): Tab[] {
   const links = educatorLinks(context, educator.slug);
@@ -74,7 +75,8 @@ export function profileTabs(
     about: links.about,
     reviews: links.reviews,
     enquiry: hasEnquiryPage(educator) ? enquiryHref(context, educator.slug) : null,
-    memberships: links.memberships,
+    // Memberships only for an educator with plans to join (when the page knows): an empty page is no place to send anyone.
+    memberships: educator.has_membership_plans === false ? null : links.memberships,
     // Gift Vouchers only for an educator who sells them (when the page knows; a page that does not shows it and the
     // gift checkout says so).
     vouchers: educator.vouchers_app_installed === false ? null : links.vouchers,

@@ -43,6 +43,8 @@ export interface PageServices {
   savedCourses(studentId: string): ReturnType<typeof listSavedCourses>;
   /** Whether the educator sells gift vouchers (the spec's `vouchers_app_installed`). */
   giftVouchersOn(educatorId: string): Promise<boolean>;
+  /** Whether the educator has membership plans listed (the Memberships tab). */
+  membershipPlansListed(educatorId: string): Promise<boolean>;
   /** The learner's gift cards, bought and received, with balance and expiry. */
   giftCards(user: { id: string; email: string }): Promise<GiftCardView[]>;
   accountSettings(userId: string): Promise<Account | null>;

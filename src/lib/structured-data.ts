@@ -128,18 +128,19 @@ function price(pence: number): string {
 }
 
 /**
- * The Course's offer, matching the page's headline price: hidden pricing and price on enquiry
- * publish a category only; free publishes 0; an amount publishes the amount the page shows
- * (the lowest, for 'From £x' and ranges).
+ * The Course's offer, matching the page's headline price: price on enquiry publishes a category only; free
+ * publishes 0; an amount publishes the amount the page shows (the lowest, for 'From £x' and ranges). Hidden
+ * pricing publishes no offer at all: even its category ("Free", "Paid") says what the page does not.
  */
 export function courseOffer(input: Pick<CourseStructuredDataInput, 'course' | 'hidePricing' | 'occurrences' | 'courseOffers' | 'url'>) {
   const { course, hidePricing, occurrences, courseOffers, url } = input;
+  if (hidePricing) return null;
   const offers = courseOffers.length ? courseOffers : occurrences.flatMap((o) => o.offers);
   const headline = headlinePrice({ type: course.pricing_type, offers: [...offers], minimumPrice: course.minimum_price, maximumPrice: course.maximum_price });
   const currency = course.currency || CURRENCY;
   const base = { '@type': 'Offer', url };
-  if (headline?.kind === 'free') return hidePricing ? { ...base, category: 'Free' } : { ...base, price: '0.00', priceCurrency: currency, category: 'Free' };
-  if (hidePricing || !headline || headline.kind === 'enquiry') return { ...base, category: 'Paid' };
+  if (headline?.kind === 'free') return { ...base, price: '0.00', priceCurrency: currency, category: 'Free' };
+  if (!headline || headline.kind === 'enquiry') return { ...base, category: 'Paid' };
   const category = headline.pence > 0 ? 'Paid' : 'Partially Free';
   return { ...base, price: price(headline.pence), priceCurrency: currency, category };
 }
@@ -148,7 +149,26 @@ function virtualLocation(url: string) {
   return { '@type': 'VirtualLocation', url };
 }
 
-function courseInstances(input: CourseStructuredDataInput) {
+/**
+ * Google's course-info levels. Another level (the catalogue's "All", for everyone) is not one of them, so it
+ * is left out rather than published as something Google does not read.
+ */
+const EDUCATIONAL_LEVELS = ['Beginner', 'Intermediate', 'Advanced'] as const;
+
+export function educationalLevel(level: string | null | undefined): (typeof EDUCATIONAL_LEVELS)[number] | null {
+  const wanted = level?.trim().toLowerCase();
+  return EDUCATIONAL_LEVELS.find((l) => l.toLowerCase() === wanted) ?? null;
+}
+
+/**
+ * The course's instances that say how long they take: an instance needs a courseWorkload (or a schedule) to mean
+ * anything, and a duration "To be confirmed" (an on-request course with none) is not invented — those are left out.
+ */
+function courseInstances(input: CourseStructuredDataInput): object[] {
+  return allCourseInstances(input).filter((instance) => 'courseWorkload' in instance);
+}
+
+function allCourseInstances(input: CourseStructuredDataInput): object[] {
   const { course, educator, url, occurrences } = input;
   const courseMinutes = typeof course.course_duration === 'number' && course.course_duration > 0 ? course.course_duration : null;
   const modes = course.delivery_modes ?? [];
@@ -207,6 +227,9 @@ function courseInstances(input: CourseStructuredDataInput) {
 export function courseStructuredData(input: CourseStructuredDataInput) {
   const { course, educator, url, educatorUrl, description, images, rating } = input;
   const city = educator.address?.city;
+  const level = educationalLevel(course.level);
+  const offers = courseOffer(input);
+  const instances = courseInstances(input);
   return {
     '@context': 'https://schema.org',
     '@type': 'Course',
@@ -214,7 +237,7 @@ export function courseStructuredData(input: CourseStructuredDataInput) {
     description,
     url,
     ...(images.length ? { image: images } : {}),
-    ...(course.level ? { educationalLevel: course.level } : {}),
+    ...(level ? { educationalLevel: level } : {}),
     inLanguage: 'en-GB',
     provider: {
       '@type': 'Organization',
@@ -223,8 +246,8 @@ export function courseStructuredData(input: CourseStructuredDataInput) {
       sameAs: educatorUrl,
       ...(city ? { address: { '@type': 'PostalAddress', addressLocality: city, addressCountry: COUNTRY } } : {}),
     },
-    offers: courseOffer(input),
-    hasCourseInstance: courseInstances(input),
+    ...(offers ? { offers } : {}),
+    ...(instances.length ? { hasCourseInstance: instances } : {}),
     ...(rating && rating.count > 0
       ? { aggregateRating: { '@type': 'AggregateRating', ratingValue: rating.rating.toFixed(1), reviewCount: rating.count, bestRating: 5, worstRating: 1 } }
       : {}),

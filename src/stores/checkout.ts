@@ -128,7 +128,8 @@ export function onFirstReady(listener: ReadyListener): void {
 function accept(state: CheckoutState): void {
   const shown = $checkout.get();
   if (!supersedes(state, shown)) return;
-  const first = !shown;
+  // A preview (no id yet) is not a checkout: the first written state is the one that becomes ready.
+  const first = !shown?._id;
   $checkout.set(state);
   $initError.set(null);
   $restricted.set(false);
@@ -179,19 +180,31 @@ export async function startCheckout(): Promise<void> {
     $costSummary.set(null);
   }
   try {
-    const state = await checkoutApi.initialise(bootstrap.flow, {
-      checkoutId: null,
-      ...(sellsCourse ? { courseId: bootstrap.courseId } : { educatorId: bootstrap.educator?.id ?? null }),
-      // Spec 7: only dated flows (booking, bookingApplication) send the occurrence.
-      occurrenceId: isDatedFlow(bootstrap.flow) ? bootstrap.occurrenceId : null,
-      origin: bootstrap.origin,
-      bookedOnURL: window.location.href,
-      utms: utmsFromUrl(),
-    });
-    accept(state);
+    if (!sellsCourse) {
+      // A flow without a course opens on a page of its own (/gift-checkout) that anyone may visit: its first step
+      // is shown from a preview, and the checkout is written on the learner's first action (submitAction).
+      const preview = await checkoutApi.preview(bootstrap.flow, bootstrap.educator!.id, bootstrap.origin);
+      $checkout.set(preview);
+      $initError.set(null);
+      return;
+    }
+    accept(await initialise(bootstrap));
   } catch (error) {
     fail(toProblem(error));
   }
+}
+
+function initialise(bootstrap: CheckoutBootstrap): Promise<CheckoutState> {
+  const sellsCourse = flowSellsCourse(bootstrap.flow!);
+  return checkoutApi.initialise(bootstrap.flow!, {
+    checkoutId: null,
+    ...(sellsCourse ? { courseId: bootstrap.courseId } : { educatorId: bootstrap.educator?.id ?? null }),
+    // Spec 7: only dated flows (booking, bookingApplication) send the occurrence.
+    occurrenceId: isDatedFlow(bootstrap.flow!) ? bootstrap.occurrenceId : null,
+    origin: bootstrap.origin,
+    bookedOnURL: window.location.href,
+    utms: utmsFromUrl(),
+  });
 }
 
 /** GET the state again (after logging in, or when the learner comes back to the tab). */
@@ -223,7 +236,14 @@ export async function submitAction(action: string, payload: object = {}, options
   $submitting.set(true);
   $error.set(null);
   try {
-    const next = await checkoutApi.submit(state._id, action, payload);
+    let id = state._id;
+    if (!id) {
+      // A previewed checkout: the learner's first action writes it, then is submitted to it.
+      const started = await initialise($bootstrap.get()!);
+      accept(started);
+      id = started._id;
+    }
+    const next = await checkoutApi.submit(id, action, payload);
     accept(next);
     return next;
   } catch (error) {

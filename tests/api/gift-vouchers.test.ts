@@ -79,6 +79,36 @@ describe('educator settings', () => {
   });
 });
 
+describe('gift checkout page visits', () => {
+  const checkoutCount = async () => Number((await server.db.selectFrom('checkouts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+
+  it('shows the first step from a preview that writes no checkout; the first action writes it', async () => {
+    const anonymous = client(server);
+    const before = await checkoutCount();
+    const preview = await anonymous.get(`/checkout/preview/gift-voucher?educatorId=${IDS.educator}&origin=landing_page`);
+    expect(preview.status).toBe(200);
+    expect(preview.body).toMatchObject({ _id: '', flow: 'giftVoucher', courseId: null, educatorId: IDS.educator, currentStep: 'giftAmount', origin: 'landing_page' });
+    expect(preview.body.steps).toEqual(['giftAmount', 'login', 'giftDetails', 'payment', 'confirmation']);
+    expect(await checkoutCount()).toBe(before);
+    // The learner's first action: initialise, then the action, as the page does.
+    const started = await anonymous.initialise('gift-voucher', { educatorId: IDS.educator, origin: 'landing_page' });
+    expect(started.body.steps).toEqual(preview.body.steps);
+    expect((await anonymous.submit(started.body._id, 'gift amount picked', { amount: 2500 })).body.currentStep).toBe('login');
+    expect(await checkoutCount()).toBe(before + 1);
+  });
+
+  it('answers 404 for an educator who does not sell gift vouchers, and only previews flows without a course', async () => {
+    const anonymous = client(server);
+    let res = await anonymous.get(`/checkout/preview/gift-voucher?educatorId=${IDS.educatorVat}`);
+    expect(res.status).toBe(404);
+    res = await anonymous.get(`/checkout/preview/booking?educatorId=${IDS.educator}`);
+    expect(res.status).toBe(404);
+    res = await anonymous.get('/checkout/preview/gift-voucher');
+    expect(res.status).toBe(400);
+    expect(problemType(res.body)).toBe('generic/validation-error');
+  });
+});
+
 describe('gift checkout', () => {
   it('Amount → login → Gift Details → Payment → Confirmation issues a gift card and queues both e-mails', async () => {
     const anonymous = client(server);

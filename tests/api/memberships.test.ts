@@ -47,7 +47,7 @@ describe('plans', () => {
     const res = await client(server).get(`/educators/${IDS.educator}/membership-plans`);
     expect(res.status).toBe(200);
     const plans = (res.body as { plans: { id: string; priceText: string; benefits: string[] }[] }).plans;
-    expect(plans.map((p) => [p.id, p.priceText])).toEqual([[PLANS.monthly, '£25.00 / month'], [PLANS.pass, '£60.00 for 2 months']]);
+    expect(plans.map((p) => [p.id, p.priceText])).toEqual([[PLANS.monthly, '£25 / month'], [PLANS.pass, '£60 for 2 months']]);
     expect(plans[0]!.benefits).toEqual(['2 credits a month, each one space on all courses', '10% off all courses']);
   });
 
@@ -75,7 +75,7 @@ describe('plans', () => {
     const picked = await visitor.submit(id, 'membership plan picked', { planId: PLANS.monthly });
     expect(picked.body).toMatchObject({ currentStep: 'login', steps: ['plan', 'login', 'payment', 'confirmation'] });
     expect((picked.body as { costSummary: { summary_items: { extraSummary: unknown[] } } }).costSummary.summary_items.extraSummary)
-      .toEqual([{ text: 'Studio Monthly (£25.00 / month)', value: 2500 }]);
+      .toEqual([{ text: 'Studio Monthly (£25 / month)', value: 2500 }]);
     const { cookie, user } = await signUpAndLogin(server);
     const learner = client(server, cookie);
     const state = await learner.get(`/checkout/${id}`);

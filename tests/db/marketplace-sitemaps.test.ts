@@ -9,9 +9,9 @@ import { createTestDb, type TestDb } from '../helpers/db.ts';
 import { loadCatalogue } from '../../db/seed/load.ts';
 import { parseCatalogueCommand, runCatalogueCommand } from '../../db/catalogue-cli.ts';
 import {
-  marketplaceSitemapUpdate, marketplaceSitemaps, parseSitemapIndex, sitemapBucket, sitemapBuckets,
+  marketplaceSitemapUpdate, marketplaceSitemaps, minisiteSitemaps, parseSitemapIndex, sitemapBucket, sitemapBuckets,
 } from '../../db/queries/sitemaps.ts';
-import { marketplaceUrl } from '../../src/lib/config.ts';
+import { marketplaceUrl, minisiteUrl } from '../../src/lib/config.ts';
 
 const NOW = Date.UTC(2026, 0, 15) / 1000;
 const LIMITS = { urlsPerChild: 30 };
@@ -80,5 +80,32 @@ describe('marketplace sitemaps', () => {
     const none = await marketplaceSitemapUpdate(t.db, [], null, LIMITS);
     expect(none.full).toBe(true);
     expect(none.index).toBe(current.index);
+  });
+});
+
+describe('memberships pages in the sitemaps', () => {
+  it('list the memberships page of each educator with plans listed, in the marketplace and on the minisite; not the empty ones', async () => {
+    const educators = await t.db.selectFrom('educators').select(['id', 'slug']).execute();
+    const listed = new Set((await t.db.selectFrom('membership_plans').select('educator_id').where('listed', '=', true).execute()).map((r) => r.educator_id));
+    expect(listed.size).toBeGreaterThan(0);
+    expect(listed.size).toBeLessThan(educators.length);
+    const marketplace = [...(await marketplaceSitemaps(t.db, LIMITS)).children.values()].flatMap(locs);
+    for (const e of educators) {
+      expect(marketplace.includes(marketplaceUrl(`/${e.slug}/memberships`)), e.slug).toBe(listed.has(e.id));
+      const minisite = (await minisiteSitemaps(t.db, e.id))!;
+      const urls = [...minisite.set.children.values()].flatMap(locs);
+      expect(urls.includes(minisiteUrl(e.slug, '/memberships')), e.slug).toBe(listed.has(e.id));
+    }
+  });
+});
+
+describe('categories in the sitemap', () => {
+  it('lists the categories with a published course, not the empty ones', async () => {
+    const categories = await t.db.selectFrom('categories').select(['id', 'slug']).execute();
+    const withCourses = new Set((await t.db.selectFrom('courses').select('category_id').where('published', '=', true).execute()).map((r) => r.category_id));
+    const empty = categories.filter((c) => !withCourses.has(c.id));
+    expect(empty.length).toBeGreaterThan(0);
+    const first = locs((await marketplaceSitemaps(t.db, LIMITS)).children.get('sitemap-1.xml')!);
+    for (const c of categories) expect(first.includes(marketplaceUrl(`/courses/${c.slug}`)), c.slug).toBe(withCourses.has(c.id));
   });
 });

@@ -199,12 +199,15 @@ describe('structured data on every built marketplace course page', () => {
         const data = jsonLd(res.body);
         const problems = data.length === 1 ? courseRichResultProblems(data[0]) : [`${data.length} JSON-LD blocks`];
         // A duration "To be confirmed" (an on-request course with no durations) cannot be marked up
-        // without inventing one: those instances carry no workload, and the page says so.
+        // without inventing one: such a course has no instances (none without a workload), and the page says so.
         const unknownDuration = c.type === 'on-request' && !(c.duration_pricing ?? []).length && !c.course_duration;
-        const rest = unknownDuration ? problems.filter((p) => !/neither courseSchedule nor courseWorkload/.test(p)) : problems;
-        if (unknownDuration) expect(decode(res.body), path).toContain('To be confirmed');
-        const offer = (data[0]?.offers ?? {}) as { price?: string; priceCurrency?: string };
+        // Hidden pricing: no offer at all (even a category would say what the page does not).
         const hidden = Boolean((c.feature_flags as { hide_pricing?: boolean } | null)?.hide_pricing);
+        const rest = problems.filter((p) => !(unknownDuration && p === 'hasCourseInstance missing') && !(hidden && p === 'offers missing'));
+        expect(rest.filter((p) => /neither courseSchedule nor courseWorkload/.test(p)), path).toEqual([]);
+        if (unknownDuration) expect(decode(res.body), path).toContain('To be confirmed');
+        if (hidden) expect(data[0], path).not.toHaveProperty('offers');
+        const offer = (data[0]?.offers ?? {}) as { price?: string; priceCurrency?: string };
         const text = decode(res.body);
         if (hidden || c.pricing_type === 'price-on-enquiry') {
           if (offer.price !== undefined) rest.push(`publishes price ${offer.price} the page does not show`);
@@ -220,14 +223,14 @@ describe('structured data on every built marketplace course page', () => {
     expect(priced).toBeGreaterThan(100);
   });
 
-  it('an educator who hides pricing publishes no price (Stillwater Yoga)', async () => {
+  it('an educator who hides pricing publishes no price, nor an offer whose category would say "Free" (Stillwater Yoga)', async () => {
     const courses = await db.selectFrom('courses').select('slug').where('educator_id', '=', STILLWATER.id).where('published', '=', true).execute();
     for (const { slug } of courses) {
       const res = await httpGet(url(`/${STILLWATER.slug}/${slug}`));
-      const offer = jsonLd(res.body)[0]?.offers as Record<string, unknown>;
-      expect(offer, slug).toBeDefined();
-      expect(offer, slug).not.toHaveProperty('price');
-      expect(res.body, slug).not.toMatch(/"price":/);
+      const data = jsonLd(res.body)[0];
+      expect(data, slug).toBeDefined();
+      expect(data, slug).not.toHaveProperty('offers');
+      expect(res.body, slug).not.toMatch(/"price":|"category":"Free"/);
     }
   });
 });

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { baseUrl, closeBrowser, minisiteUrl, newPage, productDb, url } from './harness.ts';
-import { CLAY, CONTEXTS, STILLWATER, pageUrl } from './helpers/public.ts';
+import { CLAY, CODEFORGE, CONTEXTS, STILLWATER, httpGet, pageUrl } from './helpers/public.ts';
 import { fillClayForm, payByCard } from './helpers/checkout.ts';
 import { learnerPage, makeLearner } from './helpers/learners.ts';
 import type { Db } from '../../db/client.ts';
@@ -48,7 +48,7 @@ async function joinClayClub(page: Page): Promise<void> {
   await expect.poll(() => page.getByRole('radio', { name: /Clay Club/ }).isChecked()).toBe(true);
   await cont(page);
   await waitHeading(page, 'Payment');
-  await expect.poll(() => page.locator('.checkout-summary').textContent()).toContain('Clay Club (£39.00 / month)');
+  await expect.poll(() => page.locator('.checkout-summary').textContent()).toContain('Clay Club (£39 / month)');
   await payByCard(page, '4242 4242 4242 4242');
   await waitHeading(page, 'Welcome, You Are a Member');
   await page.getByText(/Membership reference: mem_/).waitFor();
@@ -64,10 +64,10 @@ describe('the memberships page', () => {
         const plans = page.locator('li[data-plan]');
         expect(await plans.locator('h3').allTextContents()).toEqual(['Unlimited Calm', 'Annual Friend', 'Five-Class Pass']);
         const first = plans.first();
-        expect(await first.textContent()).toContain('£49.00 / month');
+        expect(await first.textContent()).toContain('£49 / month');
         expect(await first.textContent()).toContain('8 credits a month, each one space on all courses');
         expect(await first.textContent()).toContain('20% off all courses');
-        expect(await plans.nth(2).textContent()).toContain('£55.00 for 3 months');
+        expect(await plans.nth(2).textContent()).toContain('£55 for 3 months');
         expect(await plans.nth(2).textContent()).toContain('Yin Yoga Evening');
         const join = await first.getByRole('link', { name: 'Join Unlimited Calm' }).getAttribute('href');
         const query = `flow=membership&educator=${STILLWATER.slug}&plan=plan_0004_1`;
@@ -81,16 +81,60 @@ describe('the memberships page', () => {
   }
 });
 
+describe('memberships tab and page of an educator without plans', () => {
+  const CODEFORGE_PLANS = { marketplace: `/${CODEFORGE.slug}/memberships`, minisite: '/memberships', embed: `/embed/${CODEFORGE.slug}/memberships` } as const;
+  const ABOUT = { marketplace: `/${CODEFORGE.slug}`, minisite: '/about', embed: `/embed/${CODEFORGE.slug}` } as const;
+
+  it('has no Memberships tab in any context, and its empty page is noindex without a canonical; one with plans keeps both', async () => {
+    expect(await db.selectFrom('membership_plans').select('id').where('educator_id', '=', CODEFORGE.id).where('listed', '=', true).execute()).toEqual([]);
+    for (const context of CONTEXTS) {
+      const about = await httpGet(pageUrl(context, CODEFORGE.slug, ABOUT[context]));
+      expect(about.status, context).toBe(200);
+      expect(about.body, context).not.toContain('data-tab="memberships"');
+      const withPlans = await httpGet(pageUrl(context, STILLWATER.slug, context === 'minisite' ? '/about' : `/${context === 'embed' ? 'embed/' : ''}${STILLWATER.slug}`));
+      expect(withPlans.body, context).toContain('data-tab="memberships"');
+      const empty = await httpGet(pageUrl(context, CODEFORGE.slug, CODEFORGE_PLANS[context]));
+      expect(empty.status, context).toBe(200);
+      expect(empty.body, context).toContain('has no membership plans at the moment');
+      expect(empty.body, context).toContain('<meta name="robots" content="noindex">');
+      expect(empty.body, context).not.toContain('rel="canonical"');
+    }
+    for (const context of ['marketplace', 'minisite'] as const) {
+      const full = await httpGet(pageUrl(context, STILLWATER.slug, PLANS_PATH[context]));
+      expect(full.body, context).not.toContain('<meta name="robots" content="noindex">');
+      expect(full.body, context).toContain('rel="canonical"');
+    }
+  });
+});
+
+describe('the booking box’s credit line', () => {
+  it('tells a signed-out visitor what a credit is, and offers none', async () => {
+    const { page, context } = await learnerPage();
+    try {
+      await page.goto(url(`/${CLAY.slug}/${CLAY.taster.slug}`));
+      const line = page.getByTestId('member-price');
+      await expect.poll(() => line.textContent()).toBe('Clay Club members book a space with 1 credit');
+      expect(await line.getByRole('link').getAttribute('href')).toBe(CLAY_PLANS.marketplace);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe('a member’s journey in the marketplace', () => {
   it('joins, books with a credit, sees the renewal after the test clock moves, and cancels', async () => {
     const email = await makeLearner(db, 'member');
     const { page, context } = await learnerPage(email);
     try {
-      // The course page's aside says what a member pays.
+      // The course page's aside: signed in but not a member, told what a credit is; once a member, offered one.
       await page.goto(url(`/${CLAY.slug}/${CLAY.taster.slug}`));
-      await expect.poll(() => page.getByTestId('member-price').textContent()).toBe('Use 1 credit');
+      await page.waitForLoadState('networkidle');
+      await expect.poll(() => page.getByTestId('member-price').textContent()).toBe('Clay Club members book a space with 1 credit');
       await page.goto(url(CLAY_PLANS.marketplace));
       await joinClayClub(page);
+      await page.goto(url(`/${CLAY.slug}/${CLAY.taster.slug}`));
+      await expect.poll(() => page.getByTestId('member-price').textContent()).toBe('Use 1 credit (Clay Club: 2 left)');
+      expect(await page.getByTestId('member-price').getByRole('link').getAttribute('href')).toContain('credit=1');
 
       // Book the taster with a credit: nothing to pay, so no Payment step.
       await page.goto(url('/checkout?flow=booking&course=crs_0001_01'));
@@ -160,7 +204,7 @@ describe('joining on a minisite and in an embed', () => {
       await page.getByRole('button', { name: 'Log in', exact: true }).click();
       await waitHeading(page, 'Payment');
       expect(new URL(page.url()).host).toBe(new URL(minisiteUrl(CLAY.slug)).host);
-      await expect.poll(() => page.locator('.checkout-summary').textContent()).toContain('Clay Club (£39.00 / month)');
+      await expect.poll(() => page.locator('.checkout-summary').textContent()).toContain('Clay Club (£39 / month)');
       await payByCard(page, '4242 4242 4242 4242');
       await waitHeading(page, 'Welcome, You Are a Member');
     } finally {

@@ -101,9 +101,13 @@ describe('navigation links (spec 2.1–2.3) for the showcase educator', () => {
         const courseUrl = pageUrl(context, CLAY.slug, coursePath(context, CLAY.taster.slug));
         expect((await page.goto(courseUrl))?.status()).toBe(200);
         await hydrated(page.locator('#dates ul.dates'));
-        const dates = await hrefs(page, '#dates ul.dates a');
+        const dates = await hrefs(page, '#dates ul.dates a[aria-label^="Select "]');
         expect(dates.length).toBeGreaterThan(0);
         for (const href of dates) expect(href).toMatch(new RegExp(`^${coursePath(context, CLAY.taster.slug)}\\?occurrence=occ_[0-9_]+$`));
+        // A sold-out date offers its waitlist instead.
+        const waitlists = await hrefs(page, '#dates ul.dates a[aria-label^="Join Waitlist for "]');
+        expect(waitlists.length).toBeGreaterThan(0);
+        for (const href of waitlists) expect(href).toMatch(/\/waitlist\?.*occurrence=occ_[0-9_]+$/);
         const addReview = page.getByRole('link', { name: '+ Add Review' });
         const courseReviewHref = context === 'marketplace' ? `/${CLAY.slug}/${CLAY.taster.slug}/add-review`
           : context === 'minisite' ? `/${CLAY.taster.slug}/add-review` : minisiteUrl(CLAY.slug, `/${CLAY.taster.slug}/add-review`);
@@ -230,7 +234,8 @@ describe('search engines', () => {
     expect(sitemap.body).toContain('<sitemapindex');
     const locs = await sitemapLocs(sitemap.body);
     expect(locs).toContain(`${baseUrl()}/`);
-    for (const path of [`/${CLAY.slug}`, `/${CLAY.slug}/courses`, `/${CLAY.slug}/reviews`, ...courseSlugs.map((s) => `/${CLAY.slug}/${s}`)]) {
+    // Clay & Kiln has a membership plan: its memberships page is listed (an empty one is not).
+    for (const path of [`/${CLAY.slug}`, `/${CLAY.slug}/courses`, `/${CLAY.slug}/reviews`, `/${CLAY.slug}/memberships`, ...courseSlugs.map((s) => `/${CLAY.slug}/${s}`)]) {
       expect(locs, path).toContain(url(path));
     }
     expect(locs.every((loc) => loc.startsWith(`${baseUrl()}/`))).toBe(true);
@@ -249,7 +254,7 @@ describe('search engines', () => {
     const miniLocs = await sitemapLocs(miniSitemap.body, origin);
     expect(miniLocs.every((loc) => loc.startsWith(`${origin}/`))).toBe(true);
     // The minisite lists its own pages; its course pages are the marketplace's (their canonical copy).
-    expect(miniLocs).toEqual(['/', '/about', '/reviews'].map((path) => `${origin}${path}`));
+    expect(miniLocs).toEqual(['/', '/about', '/reviews', '/memberships'].map((path) => `${origin}${path}`));
     await expectAllOk(miniLocs, origin);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   PROFILE_LINKS,
+  withQuery,
   accountSectionLabel,
   adminLinks,
   categoryLink,
@@ -214,5 +215,13 @@ describe('other routes (spec 2.5)', () => {
     expect(listingContext('embed')).toBe('minisite');
     expect(listingContext('minisite')).toBe('minisite');
     expect(listingContext('marketplace')).toBe('marketplace');
+  });
+});
+
+describe('withQuery', () => {
+  it('sets parameters on a link, keeping its other parameters and fragment', () => {
+    expect(withQuery('/clay/waitlist?course_ref=c1&educator_slug=clay', { occurrence: 'o 1' })).toBe('/clay/waitlist?course_ref=c1&educator_slug=clay&occurrence=o+1');
+    expect(withQuery('/waitlist', { occurrence: 'o1' })).toBe('/waitlist?occurrence=o1');
+    expect(withQuery('/x?occurrence=a#dates', { occurrence: 'b' })).toBe('/x?occurrence=b#dates');
   });
 });

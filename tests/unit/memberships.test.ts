@@ -1,7 +1,7 @@
 /** Membership rules: plan validation, period arithmetic in Europe/London, member prices and credits. */
 import { describe, expect, it } from 'vitest';
 import {
-  benefitsActive, coversCourse, creditApplies, memberAsideText, memberBenefit, memberUnitPrice, nextRetryAt, periodBoundary,
+  benefitsActive, coversCourse, creditApplies, memberAsideText, memberCreditText, memberBenefit, memberUnitPrice, nextRetryAt, periodBoundary,
   periodOf, planBenefitTexts, planInputSchema, planPriceText, MIN_PLAN_PRICE,
 } from '../../src/domain/memberships.ts';
 
@@ -112,23 +112,31 @@ describe('texts', () => {
     { discountPercent: 20, creditsPerPeriod: 0, courseIds: ['c1'], currency: 'GBP' },
   ];
   it('aside: best percentage on the lowest paid offer', () => {
-    expect(memberAsideText(plans, 'c1', [0, 3000, 2000])).toBe('Members from £16.00');
-    expect(memberAsideText(plans, 'c2', [2000])).toBe('Members from £18.00');
+    expect(memberAsideText(plans, 'c1', [0, 3000, 2000])).toBe('Members from £16');
+    expect(memberAsideText(plans, 'c2', [2000])).toBe('Members from £18');
     expect(memberAsideText(plans.slice(1), 'c2', [2000])).toBeNull();
     expect(memberAsideText(plans, 'c1', [0])).toBeNull();
   });
   it('aside: a plan with credits, and a member with credits left or none', () => {
     const credit = [{ discountPercent: 0, creditsPerPeriod: 4, courseIds: null, currency: 'GBP' }];
-    expect(memberAsideText(credit, 'c1', [2000])).toBe('Use 1 credit');
+    // A visitor (signed out, or not a member) is told what a credit is, not offered one.
+    expect(memberAsideText(credit, 'c1', [2000])).toBe('Members book a space with 1 credit');
+    expect(memberAsideText([{ ...credit[0]!, name: 'Clay Club' }], 'c1', [2000])).toBe('Clay Club members book a space with 1 credit');
+    expect(memberAsideText([{ ...credit[0]!, name: 'A' }, { ...credit[0]!, name: 'B' }], 'c1', [2000])).toBe('Members book a space with 1 credit');
     expect(memberAsideText(credit, 'c1', [2000], { member: { creditsLeft: 0, discountPercent: 0 } })).toBeNull();
-    expect(memberAsideText(credit, 'c1', [2000], { member: { creditsLeft: 0, discountPercent: 10 } })).toBe('Members from £18.00');
+    expect(memberAsideText(credit, 'c1', [2000], { member: { creditsLeft: 0, discountPercent: 10 } })).toBe('Members from £18');
     expect(memberAsideText(credit, 'c1', [2000], { member: { creditsLeft: 1, discountPercent: 10 } })).toBe('Use 1 credit');
   });
+  it('aside: a member with credits left is offered one, with what is left', () => {
+    expect(memberCreditText({ planName: 'Clay Club', creditsLeft: 2 })).toBe('Use 1 credit (Clay Club: 2 left)');
+  });
   it('prices and benefits', () => {
-    expect(planPriceText({ interval: 'month', passMonths: null, price: 2500, currency: 'GBP' })).toBe('£25.00 / month');
-    expect(planPriceText({ interval: 'year', passMonths: null, price: 25000, currency: 'GBP' })).toBe('£250.00 / year');
-    expect(planPriceText({ interval: 'pass', passMonths: 1, price: 4500, currency: 'GBP' })).toBe('£45.00 for 1 month');
-    expect(planPriceText({ interval: 'pass', passMonths: 3, price: 4500, currency: 'GBP' })).toBe('£45.00 for 3 months');
+    expect(planPriceText({ interval: 'month', passMonths: null, price: 2500, currency: 'GBP' })).toBe('£25 / month');
+    expect(planPriceText({ interval: 'year', passMonths: null, price: 25000, currency: 'GBP' })).toBe('£250 / year');
+    expect(planPriceText({ interval: 'pass', passMonths: 1, price: 4500, currency: 'GBP' })).toBe('£45 for 1 month');
+    expect(planPriceText({ interval: 'pass', passMonths: 3, price: 4500, currency: 'GBP' })).toBe('£45 for 3 months');
+    // A listed price reads like a course's: whole pounds without decimals, pence with two.
+    expect(planPriceText({ interval: 'month', passMonths: null, price: 4950, currency: 'GBP' })).toBe('£49.50 / month');
     expect(planBenefitTexts({ interval: 'month', passMonths: null, discountPercent: 10, creditsPerPeriod: 4, courseIds: null }))
       .toEqual(['4 credits a month, each one space on all courses', '10% off all courses']);
     expect(planBenefitTexts({ interval: 'pass', passMonths: 3, discountPercent: 0, creditsPerPeriod: 1, courseIds: ['a'] }))

@@ -3,6 +3,7 @@ import {
   assertPence,
   currencyDigits,
   formatDurationExtra,
+  formatListedPrice,
   formatMoney,
   formatPence,
   formatPriceShort,
@@ -37,6 +38,12 @@ describe('formatMoney (spec 9: en-GB, narrow £, grouping)', () => {
     expect(formatMoney(money(-500))).toBe('-£5.00');
     expect(formatPence(99900)).toBe('£999.00');
   });
+  it('formatListedPrice: the one rule for a listed price (course, plan), as formatPriceShort', () => {
+    expect(formatListedPrice(4900)).toBe('£49');
+    expect(formatListedPrice(4950)).toBe('£49.50');
+    expect(formatListedPrice(4900)).toBe(formatPriceShort(money(4900)));
+  });
+
   it('formatPriceShort hides .00 for whole pounds only', () => {
     expect(formatPriceShort(money(1200))).toBe('£12');
     expect(formatPriceShort(money(1250))).toBe('£12.50');

@@ -33,6 +33,13 @@ describe('profileTabs', () => {
     expect(pairs(profileTabs('embed', clayGifts, none))).toEqual(expect.arrayContaining([['memberships', '/embed/clay/memberships'], ['vouchers', '/embed/clay/gift-checkout']]));
   });
 
+  it('leaves Memberships out for an educator with no plans listed, in every context (shown when the page does not know)', () => {
+    for (const context of ['marketplace', 'minisite', 'embed'] as const) {
+      expect(profileTabs(context, { ...clay, has_membership_plans: false }).some((t) => t.key === 'memberships'), context).toBe(false);
+      expect(profileTabs(context, { ...clay, has_membership_plans: true }).some((t) => t.key === 'memberships'), context).toBe(true);
+    }
+  });
+
   it('shows Gift Vouchers on the minisite and in the embed of an educator who sells them (vouchers_app_installed), never on the marketplace', () => {
     expect(pairs(profileTabs('minisite', clayGifts))).toEqual([['courses', '/'], ['about', '/about'], ['reviews', '/reviews'], ['memberships', '/memberships'], ['vouchers', '/gift-checkout'], ['enquiry', '/enquiry']]);
     expect(pairs(profileTabs('embed', clayGifts))).toContainEqual(['vouchers', '/embed/clay/gift-checkout']);

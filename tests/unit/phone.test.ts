@@ -69,5 +69,9 @@ describe('normalisePhone (spec 5)', () => {
 
   it('telHref', () => {
     expect(telHref('+44 7911 123456')).toBe('tel:+447911123456');
+    // E.164: a UK number written nationally gets its country code (and loses its trunk 0).
+    expect(telHref('0131 496 0000')).toBe('tel:+441314960000');
+    expect(telHref('07911 123456')).toBe('tel:+447911123456');
+    expect(telHref('+353 1 234 5678')).toBe('tel:+35312345678');
   });
 });

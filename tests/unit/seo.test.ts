@@ -71,9 +71,31 @@ describe('sitemaps', () => {
     expect(minisiteSitemapPaths({ slug: 'search', courseSlugs: ['robots.txt'] })).toEqual(['/', '/about', '/reviews']);
   });
 
+  /** Whether a robots.txt Disallow rule covers a path, as Google reads it: a prefix, with `*` for any characters. */
+  const disallowed = (rules: string[], path: string) =>
+    rules.some((rule) => new RegExp(`^${rule.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}`).test(path));
+
+  it('lists an educator’s memberships page only when it has plans (an empty one is noindex)', () => {
+    expect(marketplaceSitemapPaths({ categorySlugs: [], educators: [{ slug: 'clay', courseSlugs: [], hasMembershipPlans: true }] })).toContain('/clay/memberships');
+    expect(marketplaceSitemapPaths({ categorySlugs: [], educators: [{ slug: 'clay', courseSlugs: [], hasMembershipPlans: false }] })).not.toContain('/clay/memberships');
+    expect(minisiteSitemapPaths({ slug: 'clay', courseSlugs: [], hasMembershipPlans: true })).toContain('/memberships');
+    expect(minisiteSitemapPaths({ slug: 'clay', courseSlugs: [] })).not.toContain('/memberships');
+  });
+
   it('robots.txt keeps crawlers out of the API and per-visitor pages only', () => {
-    expect(robotsDisallow('marketplace')).toEqual(['/api/', '/checkout', '/profile', '/login', '/logout', '/minisite/']);
-    expect(robotsDisallow('minisite')).not.toContain('/search');
+    const marketplace = robotsDisallow('marketplace');
+    const minisite = robotsDisallow('minisite');
+    for (const path of ['/api/courses', '/checkout?flow=booking', '/profile', '/login', '/logout', '/minisite/clay/']) expect(disallowed(marketplace, path), path).toBe(true);
+    for (const path of ['/', '/clay', '/clay/courses', '/clay/memberships', '/search', '/embed/clay', '/embed/clay/reviews', '/embed/clay/memberships', '/courses/pottery']) {
+      expect(disallowed(marketplace, path), path).toBe(false);
+    }
+    for (const path of ['/', '/about', '/reviews', '/memberships', '/search', '/enquiry']) expect(disallowed(minisite, path), path).toBe(false);
+  });
+
+  it('robots.txt keeps crawlers out of the gift voucher checkout, a checkout written for each visitor', () => {
+    expect(disallowed(robotsDisallow('minisite'), '/gift-checkout')).toBe(true);
+    expect(disallowed(robotsDisallow('marketplace'), '/embed/clay/gift-checkout?parent_origin=https%3A%2F%2Fexample.com')).toBe(true);
+    expect(disallowed(robotsDisallow('marketplace'), '/embed/checkout?flow=booking')).toBe(true);
   });
 
   it('only educators who can be contacted have enquiry pages', () => {

@@ -78,13 +78,13 @@ describe('courseStructuredData per course type', () => {
       occurrences: [occurrence('c', START, 31, { delivery: 'hybrid' })],
     }));
     valid(data);
-    expect(data.hasCourseInstance[0]).toMatchObject({ courseMode: 'Blended', courseWorkload: 'PT12H' });
+    expect(data.hasCourseInstance![0]).toMatchObject({ courseMode: 'Blended', courseWorkload: 'PT12H' });
   });
 
   it('a multi-day date without a stated duration counts whole days', () => {
     const data = courseStructuredData(input({ course_duration: null }, { occurrences: [occurrence('d', START, 30)] }));
     valid(data);
-    expect(data.hasCourseInstance[0]).toMatchObject({ courseWorkload: 'P2D' });
+    expect(data.hasCourseInstance![0]).toMatchObject({ courseWorkload: 'P2D' });
   });
 
   it('on-demand: one Online instance with a virtual location and workload', () => {
@@ -106,15 +106,33 @@ describe('courseStructuredData per course type', () => {
       ],
     }));
     valid(data);
-    expect(data.hasCourseInstance.map((i) => [(i as { courseMode: string }).courseMode, (i as { location: { name?: string; '@type': string } }).location.name ?? 'virtual']))
+    expect(data.hasCourseInstance!.map((i) => [(i as { courseMode: string }).courseMode, (i as { location: { name?: string; '@type': string } }).location.name ?? 'virtual']))
       .toEqual([['Online', 'virtual'], ['Onsite', 'At your location'], ['Onsite', 'Edinburgh'], ['Onsite', 'Glasgow'], ['Onsite', 'Aberdeen']]);
-    expect(data.hasCourseInstance.every((i) => (i as { courseWorkload?: string }).courseWorkload === 'PT1H30M')).toBe(true);
+    expect(data.hasCourseInstance!.every((i) => (i as { courseWorkload?: string }).courseWorkload === 'PT1H30M')).toBe(true);
+  });
+
+  it('on-request with its duration "To be confirmed": no instance, rather than one without a workload', () => {
+    const data = courseStructuredData(input({
+      type: 'on-request', delivery_modes: ['online', 'in-person'], course_duration: null, duration_pricing: [],
+      available_for_online_delivery: true, available_for_in_person_delivery: true,
+    }));
+    expect(data).not.toHaveProperty('hasCourseInstance');
+    expect(courseRichResultProblems(data)).toEqual(['hasCourseInstance missing']);
   });
 
   it('on-request in person only, without travel: Onsite at the course address', () => {
     const data = courseStructuredData(input({ type: 'on-request', delivery_modes: ['in-person'], available_for_in_person_delivery: true, duration_pricing: [] }));
     valid(data);
     expect(data.hasCourseInstance).toEqual([expect.objectContaining({ courseMode: 'Onsite', courseWorkload: 'PT3H' })]);
+  });
+});
+
+describe('educationalLevel', () => {
+  it("publishes Google's levels only (Beginner, Intermediate, Advanced): the catalogue's 'All' is left out", () => {
+    expect(courseStructuredData(input({ level: 'All' }))).not.toHaveProperty('educationalLevel');
+    expect(courseStructuredData(input({ level: 'intermediate' })).educationalLevel).toBe('Intermediate');
+    expect(courseStructuredData(input({ level: 'Beginner' })).educationalLevel).toBe('Beginner');
+    expect(courseStructuredData(input({ level: null }))).not.toHaveProperty('educationalLevel');
   });
 });
 
@@ -131,13 +149,13 @@ describe('courseStructuredData offers match the page', () => {
     expect(data.offers).toEqual({ '@type': 'Offer', url: URL_, category: 'Paid' });
   });
 
-  it('hidden pricing publishes no price, whatever the offers cost', () => {
+  it('hidden pricing publishes no offer, whatever the offers cost: not even a category ("Free" says what the page does not)', () => {
     for (const pricing_type of ['price-offers', 'price-range', 'free']) {
       const data = courseStructuredData(input({ pricing_type, minimum_price: 1000, maximum_price: 2000 }, { hidePricing: true, courseOffers: [offer('o', 1000)] }));
-      valid(data);
-      expect(data.offers).not.toHaveProperty('price');
-      expect(data.offers).not.toHaveProperty('priceCurrency');
+      expect(data).not.toHaveProperty('offers');
+      expect(courseRichResultProblems(data)).toEqual(['offers missing']);
       expect(JSON.stringify(data)).not.toContain('10.00');
+      expect(JSON.stringify(data)).not.toContain('Free');
     }
   });
 

@@ -339,3 +339,13 @@ export function checkoutEventParams(input: {
 
 /** The ad pixel's standard event for each checkout event. */
 export const PIXEL_EVENTS = { begin_checkout: 'InitiateCheckout', purchase: 'Purchase' } as const;
+
+/**
+ * The checkout page's <title>: the course it sells, or what a flow without a course sells and from whom
+ * ("Gift Voucher – Clay & Kiln Pottery"): a tab, a bookmark or the browser's history names the purchase.
+ */
+export function checkoutPageTitle(input: { courseName?: string | null; flowTitle?: string | null; educatorName?: string | null }): string {
+  if (input.courseName) return `Checkout – ${input.courseName}`;
+  const what = input.flowTitle || 'Checkout';
+  return input.educatorName ? `${what} – ${input.educatorName}` : what;
+}

@@ -5,7 +5,7 @@
  */
 import { apiUrl } from '../../lib/api.ts';
 import { problemFromBody, problems, type Problem } from '../../domain/problems.ts';
-import { initialisePath, type Flow } from '../../domain/checkout/flows.ts';
+import { FLOW_RULES, initialisePath, type Flow } from '../../domain/checkout/flows.ts';
 import type { CostSummaryRequest } from '../../domain/checkout/ui.ts';
 import { authHeaders } from './identity.ts';
 import type { CheckoutState, CostSummaryView, FormView, OccurrenceView, PaymentOptionsView } from './types.ts';
@@ -87,6 +87,9 @@ export const checkoutApi = {
   giftVouchers: (educatorId: string) => call<GiftVoucherOffer>(`/educators/${encodeURIComponent(educatorId)}/gift-vouchers`),
   membershipPlans: (educatorId: string) => call<{ plans: MembershipPlanOption[] }>(`/educators/${encodeURIComponent(educatorId)}/membership-plans`),
   initialise: (flow: Flow, body: InitialiseBody) => post<CheckoutState>(initialisePath(flow), body),
+  /** The state a new checkout of a flow without a course would start in, written nowhere (`_id` empty). */
+  preview: (flow: Flow, educatorId: string, origin: string) =>
+    call<CheckoutState>(`/checkout/preview/${FLOW_RULES[flow].pathSlug}?educatorId=${encodeURIComponent(educatorId)}&origin=${encodeURIComponent(origin)}`),
   get: (checkoutId: string) => call<CheckoutState>(`/checkout/${encodeURIComponent(checkoutId)}`),
   /** The submit-response envelope: {action, payload}. */
   submit: (checkoutId: string, action: string, payload: object) =>

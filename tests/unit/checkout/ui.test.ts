@@ -3,8 +3,9 @@ import {
   addMonths, arrowKeyDays, attendeeFormCount, availabilityErrorParts, bannerItems, cardReturnParams, checkoutEventParams,
   compareDates, costSummaryRequest, daysInMonth, disputeResolution, fieldDomId, isUnauthorisedCheckout, monthGrid,
   platformTerms, requestedSpacesOf, sameDate, selectedLinePrices, shareLinks, shareText, urlWithCheckoutId, weekdayOrder,
-  withoutCardReturnParams,
+  withoutCardReturnParams, checkoutPageTitle,
 } from '../../../src/domain/checkout/ui.ts';
+import { flowTitle } from '../../../src/domain/checkout/flows.ts';
 import { addCalendarDays, calendarWeekday, isoDate } from '../../../src/domain/zone.ts';
 import { availabilityErrorText } from '../../../src/domain/checkout/messages.ts';
 import { problems } from '../../../src/domain/problems.ts';
@@ -193,5 +194,13 @@ describe('analytics payloads (spec 1)', () => {
       currency: 'GBP', value: 45.5, transaction_id: 'BKG-1', items: [{ item_id: 'c', item_name: 'N' }],
     });
     expect(checkoutEventParams({ courseId: 'c', courseName: 'N', currency: 'GBP' })).toEqual({ currency: 'GBP', items: [{ item_id: 'c', item_name: 'N' }] });
+  });
+});
+
+describe('checkoutPageTitle', () => {
+  it('names the course, or what a flow without a course sells and from whom', () => {
+    expect(checkoutPageTitle({ courseName: 'Wheel Throwing', flowTitle: null, educatorName: 'Clay' })).toBe('Checkout – Wheel Throwing');
+    expect(checkoutPageTitle({ courseName: null, flowTitle: flowTitle('giftVoucher'), educatorName: 'Clay & Kiln Pottery' })).toBe('Gift Voucher – Clay & Kiln Pottery');
+    expect(checkoutPageTitle({ courseName: null, flowTitle: flowTitle('membership'), educatorName: 'Clay' })).toBe('Checkout – Clay');
   });
 });
