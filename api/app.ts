@@ -10,7 +10,7 @@ import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Config } from './config.ts';
 import type { Db, Dialect } from '../db/client.ts';
 import { problemResponse, toProblem } from './http/errors.ts';
-import { resolveSite, requestHost, type RequestSite } from './http/context.ts';
+import { refuseAmbiguousHost, resolveSite, requestHost, type RequestSite } from './http/context.ts';
 import { findStaticFile, staticAnswer, staticAnswerResponse, writeStaticAnswer, type StaticAnswer, type StaticFile } from './http/static.ts';
 import { problems } from '../src/domain/problems.ts';
 import { loggerFor } from './log.ts';
@@ -108,6 +108,8 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
       h.set(name, value);
     }
   });
+  // Two Host headers: no guessing which site was meant (400).
+  app.use('*', refuseAmbiguousHost());
   // Before any route reads a body: every body has a size limit (413 before it is read whole).
   app.use('*', requestBodyLimit());
   app.use('*', refuseNulInUrl());
