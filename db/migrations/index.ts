@@ -25,6 +25,7 @@ import * as m0110 from './0110_search_facets.ts';
 import * as m0120 from './0120_catalogue_versions_forms_payment_options.ts';
 import * as m0130 from './0130_search_price_facets_sqlite.ts';
 import * as m0160 from './0160_slug_format.ts';
+import * as m0161 from './0161_educator_urls.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_catalogue': m0001,
@@ -52,6 +53,7 @@ export const migrations: Record<string, Migration> = {
   '0120_catalogue_versions_forms_payment_options': m0120,
   '0130_search_price_facets_sqlite': m0130,
   '0160_slug_format': m0160,
+  '0161_educator_urls': m0161,
 };
 
 export const migrationProvider: MigrationProvider = {
