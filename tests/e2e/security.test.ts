@@ -168,6 +168,25 @@ describe('the policy allows only the scripts the build made', () => {
     await context.close();
   });
 
+  it("still swaps an educator's broken logo and cover for the defaults, without an inline handler", async () => {
+    // The minisite home page (profile header: cover and logo) with both images pointing nowhere.
+    const built = readFileSync(join(inject('distDir'), 'client', 'minisite', CLAY.slug, 'index.html'), 'utf8');
+    const broken = built.replace(/(<img[^>]*?)\ssrc="[^"]*"([^>]*data-fallback-src=)/g, '$1 src="/no-such-image.svg"$2');
+    expect(broken).not.toBe(built);
+    expect(broken).not.toMatch(/\sonerror=/i);
+    mkdirSync(join(probeFolder(), 'images'), { recursive: true });
+    writeFileSync(join(probeFolder(), 'images', 'index.html'), broken);
+    const { page, context } = await learnerPage();
+    const seen = await watch(page);
+    await page.goto(url(`/${PROBE}/images/`), { waitUntil: 'load' });
+    await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>('img[data-fallback-src]')].every((img) => img.complete && img.naturalWidth > 0));
+    const sources = await page.evaluate(() => [...document.querySelectorAll<HTMLImageElement>('img[data-fallback-src]')].map((img) => [new URL(img.src).pathname, img.dataset.fallbackSrc]));
+    expect(sources.length).toBeGreaterThanOrEqual(2);
+    for (const [src, fallback] of sources) expect(src).toBe(fallback);
+    expect(await seen.violations()).toEqual([]);
+    await context.close();
+  });
+
   it('allows analytics hosts only on the checkout of an educator who configured them', async () => {
     // Clay & Kiln configured GA4 and a Meta pixel; Codeforge configured neither.
     const clay = String((await httpGet(url('/checkout?flow=booking&course=crs_0001_05'))).headers['content-security-policy']);
