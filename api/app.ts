@@ -10,7 +10,7 @@ import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Config } from './config.ts';
 import type { Db, Dialect } from '../db/client.ts';
 import { problemResponse, toProblem } from './http/errors.ts';
-import { resolveSite, requestHost, type RequestSite } from './http/context.ts';
+import { refuseAmbiguousHost, resolveSite, requestHost, type RequestSite } from './http/context.ts';
 import { findStaticFile, staticAnswer, staticAnswerResponse, writeStaticAnswer, type StaticAnswer, type StaticFile } from './http/static.ts';
 import { problems } from '../src/domain/problems.ts';
 import { loggerFor } from './log.ts';
@@ -18,7 +18,7 @@ import { requestLog } from './http/request-log.ts';
 import { requestBodyLimit } from './http/body-limit.ts';
 import { refuseNulInUrl } from './http/nul.ts';
 import { releaseAstroRequest } from './http/astro-request.ts';
-import { baseSecurityHeaders, cspForFile, holdHtmlForCsp } from './http/security-headers.ts';
+import { baseSecurityHeaders, buildScriptHashes, holdHtmlForCsp, htmlCsp } from './http/security-headers.ts';
 import { healthRoutes } from './routes/health.ts';
 // Checkout.
 import { paymentOptionsRoutes } from './routes/payment-options.ts';
@@ -108,6 +108,8 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
       h.set(name, value);
     }
   });
+  // Two Host headers: no guessing which site was meant (400).
+  app.use('*', refuseAmbiguousHost());
   // Before any route reads a body: every body has a size limit (413 before it is read whole).
   app.use('*', requestBodyLimit());
   app.use('*', refuseNulInUrl());
@@ -191,8 +193,8 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
       if (!c.var.site.minisiteSlug && inMinisiteFolder(c.req.path)) return notFound(c);
       const { incoming, outgoing } = c.env;
       let passed = false;
-      // The page goes out with a policy for exactly its inline scripts.
-      holdHtmlForCsp(outgoing, c.var.site.context);
+      // The page goes out with the policy of the build's inline scripts (and its educator's analytics hosts).
+      holdHtmlForCsp(outgoing, c.var.site.context, buildScriptHashes(config.DIST_DIR));
       // Accounts: on-demand pages (login, profile, add-review…) see the signed-in user as Astro.locals.user.
       c.set('user', (await requestSession(c))?.user ?? null);
       // (db: the server's own handle, so on-demand pages use the same database as the API.)
@@ -225,10 +227,10 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
   }
   app.all('*', (c) => notFound(c));
 
-  /** A pre-rendered HTML page's Content-Security-Policy: its own inline scripts by hash. */
+  /** A pre-rendered HTML page's Content-Security-Policy: the build's inline scripts by hash (no analytics there). */
   async function withPagePolicy(c: import('hono').Context<AppEnv>, file: StaticFile, answer: StaticAnswer): Promise<StaticAnswer> {
     if (file.type.startsWith('text/html') && answer.status !== 304) {
-      answer.headers['content-security-policy'] = await cspForFile(file.path, file.mtime.getTime(), file.size, c.var.site.context);
+      answer.headers['content-security-policy'] = htmlCsp(c.var.site.context, buildScriptHashes(config.DIST_DIR));
     }
     return answer;
   }

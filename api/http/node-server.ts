@@ -12,11 +12,32 @@
  * carries the marker is swapped back for RESPONSE_ALREADY_SENT itself, which was built by the web Response class
  * when its module loaded (before any server replaced the globals), the kind the node server checks for the marker.
  */
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { serve, type Http2Bindings, type HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import { bodyLimitFor } from './body-limit.ts';
 
 const ALREADY_SENT = [...RESPONSE_ALREADY_SENT.headers.keys()][0];
+
+/**
+ * `Expect: 100-continue`: Node answers 100 Continue by itself unless told otherwise, inviting a body the app
+ * will refuse. A body announced larger than its limit is not invited: the request goes to the app without a
+ * 100, and the body limit answers 413 (and closes the connection) before the client sends a byte of it.
+ */
+function continueOnlyWithinLimit(server: Server): void {
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    const declared = req.headers['content-length'];
+    let path = '/';
+    try {
+      path = new URL(req.url ?? '/', 'http://x').pathname;
+    } catch {
+      // An unparseable target gets the default limit; the app answers it.
+    }
+    const tooLarge = declared !== undefined && !req.headers['transfer-encoding'] && !(Number(declared) <= bodyLimitFor(path));
+    if (!tooLarge) res.writeContinue();
+    server.emit('request', req, res);
+  });
+}
 
 /** What the node server calls for each request (a Hono app's fetch, bound). */
 type Fetch = (request: Request, env: HttpBindings | Http2Bindings) => Response | Promise<Response>;
@@ -32,6 +53,7 @@ function headSafe(fetch: Fetch): Fetch {
 /** Listens on the port (0: any free one) and resolves once it does. */
 export async function listen(app: { fetch: Fetch }, port: number, hostname: string): Promise<Server> {
   const server = serve({ fetch: headSafe((request, env) => app.fetch(request, env)), port, hostname }) as Server;
+  continueOnlyWithinLimit(server);
   // Were the marker built by the light class (its module evaluated again after a server replaced the globals),
   // every answer written straight to the socket would be written twice: refuse to run like that.
   if (RESPONSE_ALREADY_SENT.constructor === globalThis.Response) {

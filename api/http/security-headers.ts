@@ -5,20 +5,22 @@
  * - X-Content-Type-Options: nosniff, Referrer-Policy, and HSTS when the site is https;
  * - framing: only embed pages may be framed (by any site: that is their purpose); everything else only by
  *   ourselves (`frame-ancestors 'self'`, plus X-Frame-Options for old browsers);
- * - a Content-Security-Policy on HTML that restricts scripts: our own files, the few providers the pages
- *   load on purpose (Stripe.js, PayPal's SDK, an educator's GA4 / Meta pixel on the checkout), and the
- *   inline scripts and inline event handlers of THAT page by their SHA-256 hash, computed from the exact
- *   bytes we send (cached per file for pre-rendered pages; from the rendered body for on-demand ones).
- *   Injected markup cannot run a script: it has no matching hash. No 'unsafe-inline', no 'unsafe-eval'.
+ * - a Content-Security-Policy on HTML that restricts scripts: our own files, the payment providers' SDKs the
+ *   checkout loads, an educator's GA4 / Meta pixel only on the pages of an educator who configured them
+ *   (src/lib/script-policy.ts), and the inline scripts THE BUILD MADE by their SHA-256 hash — computed at build
+ *   time from the bundle, Astro's runtime and our inline-script constants (src/integrations/script-hashes.ts),
+ *   never from the bytes of the page being sent. A script injected into a page has no matching hash and does not
+ *   run; inline event handlers never run (no 'unsafe-hashes', `script-src-attr 'none'`). No 'unsafe-inline', no
+ *   'unsafe-eval'.
  */
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import type { Config } from '../config.ts';
 import type { AppContext } from './context.ts';
-
-/** Script hosts the pages load on purpose (card form, wallet button, an educator's checkout analytics). */
-export const SCRIPT_HOSTS = ['https://js.stripe.com', 'https://www.paypal.com', 'https://www.googletagmanager.com', 'https://connect.facebook.net'];
+import {
+  ANALYTICS_SCRIPT_HOSTS, PAGE_SCRIPT_HOSTS_HEADER, PAYMENT_SCRIPT_HOSTS, SCRIPT_HASHES_FILE, type ScriptHashesFile,
+} from '../../src/lib/script-policy.ts';
 
 export function frameAncestors(context: AppContext): string {
   return context === 'embed' ? 'frame-ancestors *' : "frame-ancestors 'self'";
@@ -37,65 +39,52 @@ export function baseSecurityHeaders(config: Pick<Config, 'PUBLIC_PROTOCOL'>, con
   return headers;
 }
 
-const ENTITIES: Record<string, string> = { amp: '&', quot: '"', apos: "'", lt: '<', gt: '>', '#39': "'", '#x27': "'", '#34': '"', '#x22': '"' };
+const HASH_SOURCE = /^'sha256-[A-Za-z0-9+/]{43}='$/;
+const hashCache = new Map<string, { mtimeMs: number; scripts: string[] }>();
 
-function decodeAttribute(value: string): string {
-  return value.replace(/&(#?\w+);/g, (whole, name: string) => ENTITIES[name.toLowerCase()] ?? whole);
-}
-
-function sha256(text: string): string {
-  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
-}
-
-/** The hash sources for a page's inline scripts and inline event handlers (e.g. an image's onerror fallback). */
-export function inlineScriptHashes(html: string): { scripts: string[]; handlers: string[] } {
-  const scripts = new Set<string>();
-  const handlers = new Set<string>();
-  for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)) {
-    const attrs = m[1] ?? '';
-    if (/\bsrc\s*=/i.test(attrs)) continue;
-    const type = /\btype\s*=\s*["']?([^"'\s>]+)/i.exec(attrs)?.[1]?.toLowerCase();
-    // Data blocks (JSON-LD, JSON state) never run.
-    if (type && type !== 'module' && type !== 'text/javascript' && type !== 'application/javascript') continue;
-    scripts.add(sha256(m[2] ?? ''));
+/**
+ * The inline-script hashes of the build in `distDir` (its script-hashes.json, written by `astro build`), read
+ * again only when the build changes. No build, no hashes: then no inline script runs.
+ */
+export function buildScriptHashes(distDir: string): string[] {
+  const path = resolve(distDir, SCRIPT_HASHES_FILE);
+  let mtimeMs: number;
+  try {
+    mtimeMs = statSync(path).mtimeMs;
+  } catch {
+    return [];
   }
-  for (const m of html.matchAll(/<[a-z][^>]*?\s(on[a-z]+)\s*=\s*("([^"]*)"|'([^']*)')/gi)) {
-    handlers.add(sha256(decodeAttribute(m[3] ?? m[4] ?? '')));
+  const hit = hashCache.get(path);
+  if (hit && hit.mtimeMs === mtimeMs) return hit.scripts;
+  let scripts: string[];
+  try {
+    const parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<ScriptHashesFile>;
+    scripts = Array.isArray(parsed.scripts) ? parsed.scripts.filter((h): h is string => typeof h === 'string' && HASH_SOURCE.test(h)) : [];
+  } catch {
+    scripts = [];
   }
-  return { scripts: [...scripts], handlers: [...handlers] };
+  hashCache.set(path, { mtimeMs, scripts });
+  return scripts;
 }
 
-/** The full policy for one HTML page. */
-export function htmlCsp(html: string, context: AppContext): string {
-  const { scripts, handlers } = inlineScriptHashes(html);
-  const hashes = [...scripts, ...handlers];
-  // 'unsafe-hashes' lets exactly the hashed handler texts run as attributes, nothing else.
-  const scriptSrc = ["'self'", ...SCRIPT_HOSTS, ...hashes, ...(handlers.length > 0 ? ["'unsafe-hashes'"] : [])].join(' ');
-  return [`script-src ${scriptSrc}`, "object-src 'none'", "base-uri 'self'", frameAncestors(context)].join('; ');
+/** Only the analytics hosts we know, whatever a page asked for. */
+export function allowedAnalyticsHosts(asked: unknown): string[] {
+  const words = String(asked ?? '').split(/\s+/);
+  return ANALYTICS_SCRIPT_HOSTS.filter((host) => words.includes(host));
 }
 
-const fileCache = new Map<string, { key: string; scripts: string }>();
-const FILE_CACHE_MAX = 5000;
-
-/** The policy for a pre-rendered HTML file, computed once per version of the file. */
-export async function cspForFile(path: string, mtimeMs: number, size: number, context: AppContext): Promise<string> {
-  const key = `${mtimeMs}:${size}`;
-  const hit = fileCache.get(path);
-  let policy: string;
-  if (hit && hit.key === key) policy = hit.scripts;
-  else {
-    policy = htmlCsp(await readFile(path, 'utf8'), 'marketplace');
-    if (fileCache.size >= FILE_CACHE_MAX) fileCache.clear();
-    fileCache.set(path, { key, scripts: policy });
-  }
-  return policy.replace(frameAncestors('marketplace'), frameAncestors(context));
+/** The full policy for one HTML page: the build's inline scripts, never anything read from the page. */
+export function htmlCsp(context: AppContext, buildHashes: readonly string[], analyticsHosts: readonly string[] = []): string {
+  const scriptSrc = ["'self'", ...PAYMENT_SCRIPT_HOSTS, ...allowedAnalyticsHosts(analyticsHosts.join(' ')), ...buildHashes].join(' ');
+  return [`script-src ${scriptSrc}`, "script-src-attr 'none'", "object-src 'none'", "base-uri 'self'", frameAncestors(context)].join('; ');
 }
 
 /**
  * Holds an HTML page that Astro writes to the Node response until it is complete, then sends it with the
- * policy for exactly its inline scripts. Anything that is not HTML passes through untouched.
+ * page policy: the build's inline-script hashes and the analytics hosts the page asked for (PAGE_SCRIPT_HOSTS_HEADER,
+ * known hosts only; the header itself is never sent). Anything that is not HTML passes through untouched.
  */
-export function holdHtmlForCsp(res: ServerResponse, context: AppContext): void {
+export function holdHtmlForCsp(res: ServerResponse, context: AppContext, buildHashes: readonly string[]): void {
   const original = { writeHead: res.writeHead, write: res.write, end: res.end, flushHeaders: res.flushHeaders };
   let head: unknown[] | null = null;
   let html: boolean | null = null;
@@ -155,13 +144,19 @@ export function holdHtmlForCsp(res: ServerResponse, context: AppContext): void {
     if (chunk !== undefined && chunk !== null && typeof chunk !== 'function') chunks.push(toBuffer(chunk, encoding));
     const body = Buffer.concat(chunks);
     restore();
-    res.setHeader('content-security-policy', htmlCsp(body.toString('utf8'), context));
-    if (head) {
-      // A policy given to writeHead itself would win over ours: drop it.
-      const headers = head.find((a) => a && typeof a === 'object') as Record<string, unknown> | undefined;
-      if (headers && !Array.isArray(headers)) for (const name of Object.keys(headers)) if (name.toLowerCase() === 'content-security-policy') delete headers[name];
-      original.writeHead.apply(res, head as Parameters<ServerResponse['writeHead']>);
+    const asked: unknown[] = [res.getHeader(PAGE_SCRIPT_HOSTS_HEADER)];
+    res.removeHeader(PAGE_SCRIPT_HOSTS_HEADER);
+    const headers = head?.find((a) => a && typeof a === 'object') as Record<string, unknown> | undefined;
+    if (headers && !Array.isArray(headers)) {
+      for (const name of Object.keys(headers)) {
+        const lower = name.toLowerCase();
+        if (lower === PAGE_SCRIPT_HOSTS_HEADER) asked.push(headers[name]);
+        // A policy given to writeHead itself would win over ours, and the page's request for hosts is ours only.
+        if (lower === 'content-security-policy' || lower === PAGE_SCRIPT_HOSTS_HEADER) delete headers[name];
+      }
     }
+    res.setHeader('content-security-policy', htmlCsp(context, buildHashes, allowedAnalyticsHosts(asked.flat().join(' '))));
+    if (head) original.writeHead.apply(res, head as Parameters<ServerResponse['writeHead']>);
     const callback = typeof chunk === 'function' ? chunk : typeof encoding === 'function' ? encoding : cb;
     return (original.end as (...a: unknown[]) => ServerResponse).call(res, body, callback);
   } as ServerResponse['end'];

@@ -18,6 +18,7 @@ import type { Educator } from '../../db/schema.ts';
 import type { CheckoutPageData } from '../../src/lib/page-services.ts';
 import { availableMethods, publicPaymentConfig } from '../payments/registry.ts';
 import { giftVouchersSold } from '../../db/queries/gifts.ts';
+import { safeImageUrl } from '../../src/domain/urls.ts';
 
 function text(value: string | null): string | null {
   const v = value?.trim();
@@ -129,7 +130,7 @@ function educatorView(educator: Educator): CheckoutEducator {
     id: educator.id,
     slug: educator.slug,
     name: educator.name,
-    logoUrl: educator.logo_url,
+    logoUrl: safeImageUrl(educator.logo_url, null),
     tos: sanitize(educator.tos),
     cancellationAllowed: educator.cancellation_allowed,
     featureFlags: educator.feature_flags ?? {},

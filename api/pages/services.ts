@@ -20,6 +20,7 @@ import { checkoutTablesExist, findClaim, listOwnReviews, listProfileItems } from
 import { listSavedCourses } from '../../db/queries/saved-courses.ts';
 import { loadPayInvoice } from '../../db/queries/bookings.ts';
 import { loadCheckoutPage } from './checkout-bootstrap.ts';
+import { safeImageUrl } from '../../src/domain/urls.ts';
 
 export function createPageServices(deps: Deps): PageServices {
   const { db, config } = deps;
@@ -43,7 +44,7 @@ export function createPageServices(deps: Deps): PageServices {
         : undefined;
       const found = token ? await peekToken(db, token, ['magic-link', 'signup'], deps.now()) : null;
       return {
-        educator: row ? { name: row.name, logo: row.logo_url } : null,
+        educator: row ? { name: row.name, logo: safeImageUrl(row.logo_url, null) } : null,
         link: token ? { token, email: found?.email ?? null, valid: !!found, purpose: (found?.purpose ?? null) as 'magic-link' | 'signup' | null } : null,
       };
     },

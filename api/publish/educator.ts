@@ -15,7 +15,9 @@ import { minisiteUrl } from '../../src/lib/config.ts';
 import { robotsTxt } from '../../src/lib/sitemap.ts';
 import { embedEnquiryJson } from '../../src/lib/embed-enquiry.ts';
 import type { CourseCard } from '../../src/lib/types.ts';
+import { isSafeSlug } from '../../src/domain/slugs.ts';
 import type { Renderer, TwinRoute } from './render.ts';
+import { educatorFilesOnly, safeEducatorFolders, siteFilePath, UnsafeSitePathError } from './safe-paths.ts';
 
 /** The pages of an educator as the full build writes them. */
 export function pagesOf(model: EducatorModel): EducatorPage[] {
@@ -25,6 +27,17 @@ export function pagesOf(model: EducatorModel): EducatorPage[] {
 
 /** The file(s) of one page: a page is one file, except the minisite's sitemaps (an index and its children). */
 export async function renderEducatorPage(
+  r: Renderer, db: Db, page: EducatorPage, model: EducatorModel, data: PublicCatalogue, now: number,
+  courseBySlug: Map<string, EducatorModel['courses'][number]>,
+): Promise<Array<[string, string]>> {
+  const slug = model.educator.slug;
+  // Refused before rendering: a file outside this educator's folders, or named by a slug that is no safe segment.
+  if (page.courseSlug !== undefined && !isSafeSlug(page.courseSlug)) throw new UnsafeSitePathError(`refused course slug ${JSON.stringify(page.courseSlug)}: not a safe path segment`);
+  siteFilePath('/site', page.file, safeEducatorFolders(slug));
+  return educatorFilesOnly(slug, await renderFiles(r, db, page, model, data, now, courseBySlug));
+}
+
+async function renderFiles(
   r: Renderer, db: Db, page: EducatorPage, model: EducatorModel, data: PublicCatalogue, now: number,
   courseBySlug: Map<string, EducatorModel['courses'][number]>,
 ): Promise<Array<[string, string]>> {

@@ -25,11 +25,11 @@ import {
   type EducatorModel, type PublicCatalogue,
 } from '../../db/queries/pages.ts';
 import { marketplaceSitemapUpdate } from '../../db/queries/sitemaps.ts';
-import { educatorFolders } from '../../src/domain/publish-pages.ts';
 import { removeSiteFile, writeSiteFile, type CompressOptions } from '../static/files.ts';
 import type { BackgroundJob } from '../background.ts';
 import type { Logger } from '../log.ts';
 import { createRenderer, type Renderer, type TwinRoute } from './render.ts';
+import { safeEducatorFolders, siteFilePath, UnsafeSitePathError } from './safe-paths.ts';
 import { pagesOf, renderEducatorPage } from './educator.ts';
 
 export interface PublisherOptions {
@@ -148,8 +148,8 @@ export function createPublisher(options: PublisherOptions) {
   }
 
   /** Writes a file when its bytes differ from what is served; true when written. */
-  async function put(file: string, data: string, compress?: CompressOptions): Promise<boolean> {
-    const path = join(clientDir, file);
+  async function put(file: string, data: string, compress?: CompressOptions, folders?: readonly string[]): Promise<boolean> {
+    const path = siteFilePath(clientDir, file, folders);
     const current = await readFile(path, 'utf8').catch(() => null);
     if (current === data) return false;
     await writeSiteFile(path, data, compress);
@@ -190,14 +190,15 @@ export function createPublisher(options: PublisherOptions) {
     return keep;
   }
 
-  /** Removes what no longer belongs in an educator's folders. */
+  /** Removes what no longer belongs in an educator's folders (never walks a folder a bad slug would name). */
   async function prune(slug: string, keep: Set<string>, report: PublishReport): Promise<void> {
-    for (const folder of educatorFolders(slug)) {
+    const folders = safeEducatorFolders(slug);
+    for (const folder of folders) {
       for (const file of await filesUnder(folder)) {
         if (keep.has(file)) continue;
         // The marketplace folder of an educator never holds another educator's pages, but it may be the
         // parent of a category listing only if the slug is reserved — excluded by educatorFolders.
-        await removeSiteFile(join(clientDir, file));
+        await removeSiteFile(siteFilePath(clientDir, file, folders));
         report.removed++;
       }
     }
@@ -257,8 +258,17 @@ export function createPublisher(options: PublisherOptions) {
         }
         await options.onStep?.(`educators ${i + chunk.length}/${educatorIds.length}`);
       }
-      // Removed educators and old slugs: nothing of theirs stays.
-      for (const slug of slugs) if (!currentSlugs.has(slug)) await prune(slug, new Set(), report);
+      // Removed educators and old slugs: nothing of theirs stays. A slug that is no safe path segment (written
+      // before the database refused such slugs) names no folder of the site: nothing is walked for it.
+      for (const slug of slugs) {
+        if (currentSlugs.has(slug)) continue;
+        try {
+          await prune(slug, new Set(), report);
+        } catch (error) {
+          if (!(error instanceof UnsafeSitePathError)) throw error;
+          log.error('publish: refused to prune the folders of an unsafe slug', { educator: slug, error });
+        }
+      }
 
       // Category carousels that changed: every marketplace course page of that category shows it.
       for (const id of categoryIds) {
@@ -273,8 +283,8 @@ export function createPublisher(options: PublisherOptions) {
       for (const id of categoryRenamed ? categories.map((c) => c.id) : categoryIds) {
         const model = await loadCategoryPageModel(db, id, now);
         const slug = categorySlug.get(id);
-        if (model) await renderPage(r, 'category', `courses/${model.category.slug}/index.html`, model, report);
-        else if (slug) await removeSiteFile(join(clientDir, `courses/${slug}/index.html`));
+        if (model) await renderPage(r, 'category', `courses/${model.category.slug}/index.html`, model, report, ['courses']);
+        else if (slug) await removeSiteFile(siteFilePath(clientDir, `courses/${slug}/index.html`, ['courses']));
       }
       if (categoryRenamed) await renderPage(r, 'search', 'search/index.html', categories, report);
       await publishMarketplaceSitemaps(educatorIds, report);
@@ -320,10 +330,11 @@ export function createPublisher(options: PublisherOptions) {
     }
   }
 
-  async function renderPage(r: Renderer, route: TwinRoute, file: string, props: unknown, report: PublishReport): Promise<void> {
+  async function renderPage(r: Renderer, route: TwinRoute, file: string, props: unknown, report: PublishReport, folders?: readonly string[]): Promise<void> {
+    siteFilePath(clientDir, file, folders);
     const html = await r.render(route, { context: 'marketplace', props });
     report.rendered++;
-    if (await put(file, html)) report.written++;
+    if (await put(file, html, undefined, folders)) report.written++;
   }
 
   /** The marketplace sitemaps: the index and the children the educators' change touches (db/queries/sitemaps.ts). */

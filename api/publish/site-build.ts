@@ -5,11 +5,12 @@
  * (build-worker.ts), and hands out the chunks.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { Db } from '../../db/client.ts';
 import { loadEducatorCatalogue } from '../../db/queries/pages.ts';
 import { compressedSiblings, isCompressible } from '../static/files.ts';
 import { createRenderer, type Renderer } from './render.ts';
+import { siteFilePath } from './safe-paths.ts';
 import { carouselCache, pagesOf, renderEducatorPage } from './educator.ts';
 
 /**
@@ -52,7 +53,8 @@ export async function createSiteBuilder(options: { db: Db; distDir: string; now:
       // needs, each folder made once, and compression in this thread (one worker per core keeps the cores busy;
       // handing small jobs to libuv's threads cost more than they saved, measured).
       const write = (file: string, body: string) => {
-        const path = join(clientDir, file);
+        // Never outside the site (renderEducatorPage already keeps each file in its educator's folders).
+        const path = siteFilePath(clientDir, file);
         const folder = dirname(path);
         if (!folders.has(folder)) {
           mkdirSync(folder, { recursive: true });

@@ -8,6 +8,7 @@ import type { Db } from '../client.ts';
 import type { AddressParts, FeatureFlags, StudentTravelSettings } from '../schema.ts';
 import { clampRating } from '../../src/domain/ratings.ts';
 import { nextOccurrenceStarts } from './occurrences.ts';
+import { safeImageUrl, safeUrlList } from '../../src/domain/urls.ts';
 
 export interface CourseCard {
   _id: string;
@@ -107,7 +108,7 @@ export function toCourseCard(
     educator_ref: row.educator_id,
     educator: { name: row.educator_name, slug: row.educator_slug },
     educator_slug: row.educator_slug,
-    img_url: row.img_urls?.[0] ?? row.autoimg?.url ?? null,
+    img_url: safeUrlList(row.img_urls)[0] ?? safeImageUrl(row.autoimg?.url, null),
     type: row.type,
     delivery: Array.isArray(row.delivery_modes) ? row.delivery_modes : [],
     keyword: row.keyword,

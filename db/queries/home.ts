@@ -1,4 +1,5 @@
 import type { Db } from '../client.ts';
+import { safeImageUrl } from '../../src/domain/urls.ts';
 
 /** Educators for the marketplace home page, best rated first. */
 export async function listHomeEducators(db: Db, limit = 60) {
@@ -10,7 +11,9 @@ export async function listHomeEducators(db: Db, limit = 60) {
     .orderBy('e.name')
     .orderBy('e.id')
     .limit(limit)
-    .execute();
+    .execute()
+    // A logo written before the database refused unsafe URLs never reaches the page.
+    .then((rows) => rows.map((row) => ({ ...row, logo_url: safeImageUrl(row.logo_url, null) })));
 }
 
 /** Categories with the number of published courses in each. */

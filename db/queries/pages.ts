@@ -20,6 +20,7 @@ import { COURSE_CAROUSEL_SIZE } from '../../src/domain/carousel.ts';
 import type { PlanInterval } from '../../src/domain/memberships.ts';
 import { studentTravelLocationIds, toCourseCard, type CourseCardRow } from './course-cards.ts';
 import { listCategoriesWithCounts, listHomeEducators } from './home.ts';
+import { safeImageUrl, withSafeCourseUrls, withSafeEducatorUrls } from '../../src/domain/urls.ts';
 
 /** Reviews kept per educator for the first page of the reviews page (plus one to know if more exist). */
 export const EDUCATOR_REVIEWS_FIRST_PAGE = 10;
@@ -182,6 +183,10 @@ async function readCatalogue(db: Db, now: number, only?: string[]): Promise<Publ
     ofEducators(db.selectFrom('lessons').selectAll()).execute(),
     ofEducators(db.selectFrom('locations').selectAll()).execute(),
   ]);
+  // URLs written before the database refused unsafe ones never reach a page (src/domain/urls.ts).
+  for (const e of educators) Object.assign(e, withSafeEducatorUrls(e));
+  for (const c of courses) Object.assign(c, withSafeCourseUrls(c));
+  for (const k of collections) k.image_url = safeImageUrl(k.image_url, null);
   const planRows = await ofEducators(db.selectFrom('membership_plans').selectAll().where('listed', '=', true)).orderBy('educator_id').orderBy('position').orderBy('id').execute();
   const plansByEducator = new Map<string, MembershipPlanView[]>();
   for (const p of planRows) {

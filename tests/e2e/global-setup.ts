@@ -26,6 +26,8 @@ declare module 'vitest' {
     port: number;
     databaseUrl: string;
     catalogueNow: number;
+    /** The built site the server serves (tests that must plant a file in it). */
+    distDir: string;
   }
 }
 
@@ -78,6 +80,7 @@ export default async function setup(project: TestProject) {
   project.provide('port', port);
   project.provide('databaseUrl', databaseUrl);
   project.provide('catalogueNow', now);
+  project.provide('distDir', distDir);
 
   return async () => {
     await server.close();

@@ -1,12 +1,15 @@
 /**
  * Security headers and framing on the real product, every kind of page in every context: pre-rendered,
  * on-demand (login, checkout, profile) and embed. The Content-Security-Policy restricts scripts to ours and
- * to each page's own inline scripts by hash, and no page type trips it; only embed pages may be framed by
+ * to the inline scripts the build made, by hash (a script or handler injected into a page is blocked), an
+ * educator's analytics hosts only on that educator's checkout, and no page type trips it; only embed pages may be framed by
  * another origin. Plus the minisite host and folder rules (unknown host → 404 page; the minisite folder is
  * unreachable from the marketplace host however the path is spelt).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { baseUrl, closeBrowser, minisiteUrl, productDb, url } from './harness.ts';
 import { CLAY, httpGet } from './helpers/public.ts';
@@ -122,6 +125,83 @@ describe('no page trips its Content-Security-Policy', () => {
     expect(ran).toBe(false);
     expect((await seen.violations()).length).toBeGreaterThan(0);
     await context.close();
+  });
+});
+
+describe('the policy allows only the scripts the build made', () => {
+  const PROBE = 'csp-injected-probe';
+  const probeFolder = () => join(inject('distDir'), 'client', PROBE);
+
+  afterAll(() => rmSync(probeFolder(), { recursive: true, force: true }));
+
+  it('blocks a script and an inline handler injected into a served page, while the page\'s own scripts run', async () => {
+    // A real page of the site (the course page: islands, Astro's runtime, our inline scripts) with markup injected
+    // into it, as a flaw in a view or a sanitiser would let through, served as any pre-rendered page is.
+    const built = readFileSync(join(inject('distDir'), 'client', CLAY.slug, CLAY.taster.slug, 'index.html'), 'utf8');
+    const injected = built.replace(/<body([^>]*)>/, '<body$1><script>window.__injectedScript = true</script><img id="injected-img" src="/no-such-image.png" onerror="window.__injectedHandler = true" alt="">');
+    expect(injected).not.toBe(built);
+    mkdirSync(probeFolder(), { recursive: true });
+    writeFileSync(join(probeFolder(), 'index.html'), injected);
+
+    const res = await httpGet(url(`/${PROBE}/`));
+    expect(res.status).toBe(200);
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).not.toContain("'unsafe-hashes'");
+    expect(csp).not.toContain("'unsafe-inline'");
+
+    const { page, context } = await learnerPage();
+    const seen = await watch(page);
+    await page.goto(url(`/${PROBE}/`), { waitUntil: 'load' });
+    await page.waitForLoadState('networkidle');
+    const ran = await page.evaluate(() => {
+      const w = window as unknown as { __injectedScript?: boolean; __injectedHandler?: boolean };
+      return { script: w.__injectedScript === true, handler: w.__injectedHandler === true };
+    });
+    expect(ran).toEqual({ script: false, handler: false });
+    const violations = await seen.violations();
+    expect(violations.some((v) => v.startsWith('script-src-elem inline'))).toBe(true);
+    expect(violations.some((v) => v.startsWith('script-src-attr inline'))).toBe(true);
+    // Nothing else was refused: the page's own inline scripts (Astro's island runtime, ours) are allowed by hash,
+    // and its islands hydrated (the dates list renders its buttons only once hydrated).
+    expect(violations.filter((v) => !v.startsWith('script-src-elem inline') && !v.startsWith('script-src-attr inline'))).toEqual([]);
+    expect(violations.length).toBe(2);
+    await context.close();
+  });
+
+  it("still swaps an educator's broken logo and cover for the defaults, without an inline handler", async () => {
+    // The minisite home page (profile header: cover and logo) with both images pointing nowhere.
+    const built = readFileSync(join(inject('distDir'), 'client', 'minisite', CLAY.slug, 'index.html'), 'utf8');
+    const broken = built.replace(/(<img[^>]*?)\ssrc="[^"]*"([^>]*data-fallback-src=)/g, '$1 src="/no-such-image.svg"$2');
+    expect(broken).not.toBe(built);
+    expect(broken).not.toMatch(/\sonerror=/i);
+    mkdirSync(join(probeFolder(), 'images'), { recursive: true });
+    writeFileSync(join(probeFolder(), 'images', 'index.html'), broken);
+    const { page, context } = await learnerPage();
+    const seen = await watch(page);
+    await page.goto(url(`/${PROBE}/images/`), { waitUntil: 'load' });
+    await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>('img[data-fallback-src]')].every((img) => img.complete && img.naturalWidth > 0));
+    const sources = await page.evaluate(() => [...document.querySelectorAll<HTMLImageElement>('img[data-fallback-src]')].map((img) => [new URL(img.src).pathname, img.dataset.fallbackSrc]));
+    expect(sources.length).toBeGreaterThanOrEqual(2);
+    for (const [src, fallback] of sources) expect(src).toBe(fallback);
+    expect(await seen.violations()).toEqual([]);
+    await context.close();
+  });
+
+  it('allows analytics hosts only on the checkout of an educator who configured them', async () => {
+    // Clay & Kiln configured GA4 and a Meta pixel; Codeforge configured neither.
+    const clay = String((await httpGet(url('/checkout?flow=booking&course=crs_0001_05'))).headers['content-security-policy']);
+    expect(clay).toContain('https://www.googletagmanager.com');
+    expect(clay).toContain('https://connect.facebook.net');
+    const codeforge = await httpGet(url('/checkout?flow=booking&course=crs_0002_09'));
+    const plain = String(codeforge.headers['content-security-policy']);
+    expect(plain).toMatch(/(^|; )script-src 'self'/);
+    expect(plain).not.toContain('googletagmanager');
+    expect(plain).not.toContain('facebook');
+    // The page's request for hosts is the server's business only.
+    expect(codeforge.headers['x-page-script-hosts']).toBeUndefined();
+    for (const path of ['/', `/${CLAY.slug}`, `/${CLAY.slug}/${CLAY.taster.slug}`]) {
+      expect(String((await httpGet(url(path))).headers['content-security-policy']), path).not.toContain('googletagmanager');
+    }
   });
 });
 

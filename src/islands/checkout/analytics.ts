@@ -7,6 +7,7 @@
  */
 import { PIXEL_EVENTS, checkoutEventParams } from '../../domain/checkout/ui.ts';
 import { BEGIN_CHECKOUT, PURCHASE } from '../../domain/analytics.ts';
+import { ANALYTICS_ID } from '../../lib/script-policy.ts';
 
 type Gtag = (...args: unknown[]) => void;
 interface Fbq {
@@ -32,7 +33,7 @@ export interface ThirdPartyCodes {
   facebook_pixel_id?: string | null;
 }
 
-const ID = /^[A-Za-z0-9-]{1,40}$/;
+const ID = ANALYTICS_ID;
 const loaded = new Set<string>();
 
 function addScript(src: string): void {
