@@ -239,6 +239,17 @@ async function nonEmptyTables(client: pg.Client, tables: TableShape[]): Promise<
   return found;
 }
 
+/** The target's tables, once it is known that none holds a row. */
+async function refuseNonEmpty(client: pg.Client): Promise<TableShape[]> {
+  const tables = await targetTables(client);
+  const filled = await nonEmptyTables(client, tables);
+  if (filled.length) {
+    throw new CopyRefused(`The target is not empty (rows in ${filled.join(', ')}): copy only into an empty database `
+      + '(createdb a new one, or drop and recreate this one).');
+  }
+  return tables;
+}
+
 function targetSelect(table: TableShape): string {
   // Text keys in byte order ("C"), as SQLite's default collation orders them.
   const order = table.primaryKey.map((k) => {
@@ -375,14 +386,11 @@ export async function copySqliteToPostgres(options: CopyOptions): Promise<CopyRe
     const ahead = (await targetMigrations(client)).filter((m) => !ran.has(m));
     if (ahead.length) throw new CopyRefused(`The target is at a later migration level than the source (${ahead.join(', ')}): copy only into an empty database.`);
 
+    // Checked before migrating too, so a database given by mistake (another application's) gets no tables of ours.
+    await refuseNonEmpty(client);
     log('Migrating the target…');
     await migrateToLatest(db);
-    const target = await targetTables(client);
-    const filled = await nonEmptyTables(client, target);
-    if (filled.length) {
-      throw new CopyRefused(`The target is not empty (rows in ${filled.join(', ')}): copy only into an empty database `
-        + '(createdb a new one, or drop and recreate this one).');
-    }
+    const target = await refuseNonEmpty(client);
     const tables = plan(source, target);
     const given = sqliteSequences(source);
 

@@ -157,6 +157,27 @@ describe.skipIf(!adminUrl)('db:copy of the demo catalogue', () => {
     expect(await targetRowCounts(targetUrl)).toEqual(before);
   }, 60_000);
 
+  it('refuses a database that already holds another application\'s rows, before adding any table of its own', async () => {
+    const url = await emptyTarget();
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      await c.query('create table customers (id integer primary key)');
+      await c.query('insert into customers values (1)');
+      await expect(copySqliteToPostgres({ from: source.url, to: url })).rejects.toThrow(/not empty \(rows in customers\)/);
+      expect((await c.query("select to_regclass('courses') is null as absent")).rows[0].absent).toBe(true);
+    } finally {
+      await c.end();
+    }
+  });
+
+  it('refuses a source behind this version\'s migrations', async () => {
+    const behind = await sqliteDb('behind');
+    await behind.db.deleteFrom('kysely_migration' as never).where('name' as never, '=', '0180_membership_credit_holds' as never).execute();
+    await behind.close();
+    await expect(copySqliteToPostgres({ from: behind.url, to: targetUrl })).rejects.toThrow(/source is missing migrations 0180_membership_credit_holds/);
+  });
+
   it('refuses a target at a later migration level than the source', async () => {
     const url = await emptyTarget();
     const c = new pg.Client({ connectionString: url });
