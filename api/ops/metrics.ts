@@ -16,6 +16,10 @@ import { rawHandlesOf } from '../../db/client.ts';
 
 export const METRICS_PREFIX = 'marketplace_';
 
+/** The checkouts gauge counts those changed this recently (an index range, however many checkouts there are). */
+export const CHECKOUT_WINDOW_SECONDS = 3600;
+const CHECKOUT_STATUSES = ['open', 'completed', 'abandoned'] as const;
+
 /** Seconds: from a 5 ms page to a 10 s request (a slow provider call). */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -27,8 +31,10 @@ export interface Metrics {
 
 /** What the database holds that an operator watches, as of one moment. */
 export interface DatabaseSnapshot {
+  /** Checkouts by status (open, completed, abandoned) among those changed in the last CHECKOUT_WINDOW_SECONDS. */
   checkouts: Record<string, number>;
-  checkoutPayments: Record<string, number>;
+  /** Provider payments given back (no checkout could take them), ever. */
+  refundedPayments: number;
   outbox: Record<string, number>;
   outboxDue: number;
   /** Seconds the longest-waiting due e-mail has waited for a worker (0: none waiting). */
@@ -82,9 +88,10 @@ export async function readSnapshot(deps: SnapshotDeps): Promise<DatabaseSnapshot
   const now = deps.now();
   const { db } = deps;
   const count = sql<number>`count(*)`.as('n');
-  const [checkouts, payments, outbox, outboxDue, outboxOldest, feed, publishWaiting, spaceHolds, creditHolds, pastDue, failed] = await Promise.all([
-    db.selectFrom('checkouts').select(['status', count]).groupBy('status').execute(),
-    db.selectFrom('checkout_payments').select(['status', count]).groupBy('status').execute(),
+  const [checkouts, refunded, outbox, outboxDue, outboxOldest, feed, publishWaiting, spaceHolds, creditHolds, pastDue, failed] = await Promise.all([
+    db.selectFrom('checkouts').select(['status', count]).where('status', 'in', [...CHECKOUT_STATUSES]).where('updated_at', '>=', now - CHECKOUT_WINDOW_SECONDS)
+      .groupBy('status').execute(),
+    db.selectFrom('checkout_payments').select(count).where('status', '=', 'refunded').executeTakeFirst(),
     // 'sent' is every message ever sent: counting it would read the whole table on every scrape.
     db.selectFrom('outbox_messages').select(['status', count]).where('status', 'in', ['pending', 'dead']).groupBy('status').execute(),
     db.selectFrom('outbox_messages').select(count).where('status', '=', 'pending').where('next_attempt_at', '<=', now).executeTakeFirst(),
@@ -94,11 +101,11 @@ export async function readSnapshot(deps: SnapshotDeps): Promise<DatabaseSnapshot
     db.selectFrom('space_holds').select(count).where('status', '=', 'held').where('expires_at', '>', now).executeTakeFirst(),
     db.selectFrom('membership_credit_holds').select(count).where('status', '=', 'held').where('expires_at', '>', now).executeTakeFirst(),
     db.selectFrom('memberships').select(count).where('status', '=', 'past_due').executeTakeFirst(),
-    db.selectFrom('membership_payments').select(count).where('kind', '=', 'renewal').where('status', '=', 'failed').executeTakeFirst(),
+    db.selectFrom('membership_payments').select(count).where('status', '=', 'failed').where('kind', '=', 'renewal').executeTakeFirst(),
   ]);
   return {
     checkouts: byStatus(checkouts),
-    checkoutPayments: byStatus(payments),
+    refundedPayments: Number(refunded?.n ?? 0),
     outbox: { pending: 0, dead: 0, ...byStatus(outbox) },
     outboxDue: Number(outboxDue?.n ?? 0),
     outboxOldestDueSeconds: outboxOldest,
@@ -160,14 +167,10 @@ export function createMetrics(deps: Pick<Deps, 'db' | 'dialect' | 'now'>): Metri
       },
     });
 
-  fromSnapshot('checkouts', 'Checkouts by status (open, completed, abandoned): the completed and abandoned ones only grow, so increase() gives the outcomes of a period.', ['status'], (g, s) => {
-    for (const status of ['open', 'completed', 'abandoned']) g.set({ status }, s.checkouts[status] ?? 0);
-    for (const [status, n] of Object.entries(s.checkouts)) g.set({ status }, n);
+  fromSnapshot('checkouts_last_hour', 'Checkouts changed in the last hour by where they stand: open (learners still in them), completed, abandoned.', ['status'], (g, s) => {
+    for (const status of CHECKOUT_STATUSES) g.set({ status }, s.checkouts[status] ?? 0);
   });
-  fromSnapshot('checkout_payments', 'Provider payments of checkouts by status (refunded: given back because no checkout could take them).', ['status'], (g, s) => {
-    for (const [status, n] of Object.entries(s.checkoutPayments)) g.set({ status }, n);
-    if (!('refunded' in s.checkoutPayments)) g.set({ status: 'refunded' }, 0);
-  });
+  fromSnapshot('checkout_payments_refunded', 'Provider payments given back because no checkout could take them (sold out meanwhile, a late or duplicate payment), ever: increase() gives a period\u2019s.', [], (g, s) => g.set(s.refundedPayments));
   fromSnapshot('outbox_messages', 'E-mails in the outbox waiting to be sent (pending) or given up on (dead).', ['status'], (g, s) => {
     for (const [status, n] of Object.entries(s.outbox)) g.set({ status }, n);
   });

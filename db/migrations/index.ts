@@ -27,6 +27,7 @@ import * as m0130 from './0130_search_price_facets_sqlite.ts';
 import * as m0170 from './0170_one_membership_per_plan.ts';
 import * as m0150 from './0150_hold_caps.ts';
 import * as m0180 from './0180_membership_credit_holds.ts';
+import * as m0220 from './0220_metrics_indexes.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_catalogue': m0001,
@@ -56,6 +57,7 @@ export const migrations: Record<string, Migration> = {
   '0170_one_membership_per_plan': m0170,
   '0150_hold_caps': m0150,
   '0180_membership_credit_holds': m0180,
+  '0220_metrics_indexes': m0220,
 };
 
 export const migrationProvider: MigrationProvider = {

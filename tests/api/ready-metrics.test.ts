@@ -11,6 +11,9 @@ import { queueMail } from '../../api/mail/index.ts';
 import { migrations } from '../../db/migrations/index.ts';
 import { loadConfig } from '../../api/config.ts';
 import { startServer } from '../../api/server.ts';
+import { signUpAndLogin } from '../helpers/auth.ts';
+import { IDS, client, seedCheckoutCatalogue } from './checkout-fixtures.ts';
+import { PLANS, join, seedPlans } from './membership-fixtures.ts';
 
 const TOKEN = 'metrics-token-for-tests-0123456789';
 let server: TestServer;
@@ -131,7 +134,8 @@ describe('GET /api/metrics', () => {
       // Scheduled for tomorrow: in the outbox, not due.
       expect(sample(text, 'marketplace_outbox_due_messages')).toBe(0);
       expect(sample(text, 'marketplace_holds_active{kind="spaces"}')).toBe(0);
-      expect(sample(text, 'marketplace_checkout_payments{status="refunded"}')).toBe(0);
+      expect(sample(text, 'marketplace_checkout_payments_refunded')).toBe(0);
+      for (const status of ['open', 'completed', 'abandoned']) expect(sample(text, `marketplace_checkouts_last_hour{status="${status}"}`)).toBe(0);
       expect(sample(text, 'marketplace_membership_renewals_failed')).toBe(0);
       expect(sample(text, 'marketplace_metrics_database_up')).toBe(1);
       if (server.testDb.dialect === 'postgres') {
@@ -143,6 +147,25 @@ describe('GET /api/metrics', () => {
     } finally {
       await server.db.deleteFrom('outbox_messages').where('id', '=', id).execute();
     }
+  });
+
+  it('counts checkout outcomes: one completed (a membership joined), one abandoned, one still open', async () => {
+    await seedCheckoutCatalogue(server.db, Math.floor(Date.now() / 1000));
+    await seedPlans(server);
+    await join(server, PLANS.monthly);
+    const { cookie } = await signUpAndLogin(server);
+    const api = client(server, cookie);
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const init = await api.initialise('membership', { educatorId: IDS.educator });
+      expect(init.status).toBe(201);
+      ids.push((init.body as { _id: string })._id);
+    }
+    expect((await api.post(`/checkout/${ids[0]}/abandon`)).status).toBe(200);
+    const text = await (await scrape()).text();
+    expect(sample(text, 'marketplace_checkouts_last_hour{status="completed"}')).toBe(1);
+    expect(sample(text, 'marketplace_checkouts_last_hour{status="abandoned"}')).toBe(1);
+    expect(sample(text, 'marketplace_checkouts_last_hour{status="open"}')).toBe(1);
   });
 
   it('is not there without METRICS_TOKEN', async () => {
@@ -170,7 +193,11 @@ describe('METRICS_PORT', () => {
       expect(res.status).toBe(200);
       const text = await res.text();
       expect(text).toMatch(/marketplace_http_request_duration_seconds_count\{method="GET",route="\/api\/ready",status="200"\} 1/);
-      expect(sample(text, 'marketplace_outbox_due_messages')).toBe(0);
+      // The same database's figures as the token-protected route of another process shows.
+      const viaToken = await (await scrape()).text();
+      for (const series of ['marketplace_outbox_due_messages', 'marketplace_checkouts_last_hour{status="completed"}']) {
+        expect(sample(text, series), series).toBe(sample(viaToken, series));
+      }
       expect((await fetch(`http://127.0.0.1:${metricsPort}/api/health`)).status).toBe(404);
       // The main port has no /api/metrics without a token set.
       expect((await fetch(`http://127.0.0.1:${started.port}/api/metrics`)).status).toBe(404);
