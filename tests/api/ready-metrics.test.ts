@@ -168,6 +168,28 @@ describe('GET /api/metrics', () => {
     expect(sample(text, 'marketplace_checkouts_last_hour{status="open"}')).toBe(1);
   });
 
+  it('SQLite: shows the writes waiting for the single writer', async () => {
+    if (server.testDb.dialect !== 'sqlite') return;
+    let release!: () => void;
+    const held = new Promise<void>((ok) => (release = ok));
+    let begun!: () => void;
+    const started = new Promise<void>((ok) => (begun = ok));
+    const tx = server.db.transaction().execute(async (t) => {
+      await t.deleteFrom('page_changes').where('id', '=', -1).execute();
+      begun();
+      await held;
+    });
+    await started;
+    const write = server.db.deleteFrom('page_changes').where('id', '=', -2).execute();
+    try {
+      expect(sample(await (await scrape()).text(), 'marketplace_db_write_queue_waiting')).toBe(1);
+    } finally {
+      release();
+      await Promise.all([tx, write]);
+    }
+    expect(sample(await (await scrape()).text(), 'marketplace_db_write_queue_waiting')).toBe(0);
+  });
+
   it('is not there without METRICS_TOKEN', async () => {
     const plain = await startTestServer({ LOG_LEVEL: 'silent' }, server.testDb);
     try {
