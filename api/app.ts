@@ -20,6 +20,8 @@ import { refuseNulInUrl } from './http/nul.ts';
 import { releaseAstroRequest } from './http/astro-request.ts';
 import { baseSecurityHeaders, buildScriptHashes, holdHtmlForCsp, htmlCsp } from './http/security-headers.ts';
 import { healthRoutes } from './routes/health.ts';
+import { metricsRoutes } from './routes/metrics.ts';
+import { createMetrics, type Metrics } from './ops/metrics.ts';
 // Checkout.
 import { paymentOptionsRoutes } from './routes/payment-options.ts';
 import { giftVoucherRoutes } from './routes/gift-vouchers.ts';
@@ -61,6 +63,8 @@ export interface Deps {
   config: Config;
   /** Clock in epoch seconds; tests may pin it. */
   now(): number;
+  /** Prometheus metrics (api/ops/metrics.ts); createApp makes them when not given. */
+  metrics?: Metrics;
 }
 
 export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void, locals?: object) => Promise<void> | void;
@@ -79,6 +83,8 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
   const services = createPageServices(deps);
 
   const log = loggerFor(config);
+  // One registry per app, kept on deps so the server's metrics port shows the same one.
+  const metrics = (deps.metrics ??= createMetrics(deps));
   app.onError((err, c) => {
     const problem = toProblem(err);
     if (problem.status >= 500) log.error('request failed', { requestId: c.var.requestId, path: c.req.path, error: err });
@@ -88,7 +94,7 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
   });
 
   // First, so every request is logged and carries its id, whatever answers it.
-  app.use('*', requestLog(log));
+  app.use('*', requestLog(log, metrics));
   app.use('*', async (c, next) => {
     c.set('deps', deps);
     c.set('site', resolveSite(requestHost(c, config), c.req.path, config));
@@ -120,6 +126,7 @@ export function createApp(deps: Deps, options: { astro?: AstroHandler } = {}) {
   api.use('*', authMiddleware());
   // Route modules, one per resource (spec section 7). Add new ones above the catch-all.
   api.route('/', healthRoutes());
+  if (config.METRICS_TOKEN) api.route('/', metricsRoutes(metrics));
   api.route('/', reviewsRoutes());
   api.route('/', enquiriesRoutes());
   api.route('/', locationsRoutes());

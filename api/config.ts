@@ -115,6 +115,17 @@ export const configSchema = z.object({
   MAIL_RETRY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
   /** SQLite: how long a request waits for another writer's lock before answering 503 with Retry-After (ms). */
   SQLITE_BUSY_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
+  // Metrics and readiness (api/ops/, docs/operations.md "Metrics and readiness").
+  /** Bearer token for GET /api/metrics (Prometheus text); empty: that route answers 404. At least 16 characters. */
+  METRICS_TOKEN: z.string().default('').refine((v) => v === '' || v.length >= 16, 'must be at least 16 characters (e.g. openssl rand -hex 24), or empty to switch /api/metrics off'),
+  /** A separate port serving the metrics at /metrics with no token (0: off); with SERVER_PROCESSES, every process's together. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  /** Where METRICS_PORT listens: loopback by default, so only the machine (or its Prometheus agent) reaches it. */
+  METRICS_BIND_HOST: z.string().default('127.0.0.1'),
+  /** /api/ready answers 503 once a due e-mail has waited this long for the outbox worker (seconds; 0: not checked). */
+  READY_OUTBOX_MAX_WAIT_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
+  /** /api/ready answers 503 once a page change has waited this long for a publisher (seconds; 0: not checked). */
+  READY_PUBLISH_MAX_WAIT_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
 }).transform((c) => ({
   ...c,
   // Unset hosts follow the port, so `PORT=8080 npm start` links to itself.

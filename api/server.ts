@@ -25,6 +25,8 @@ import { openDb, dialectOf, type Db } from '../db/client.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { describePayments } from './payments/registry.ts';
 import { backgroundJobs } from './jobs.ts';
+import { createMetrics } from './ops/metrics.ts';
+import { clusterReader, offerToCluster, registryReader, serveMetrics } from './ops/metrics-server.ts';
 
 /** A claimed educator with published courses, for the addresses printed at start-up. */
 async function sampleEducatorSlug(db: Db): Promise<string | null> {
@@ -52,8 +54,14 @@ export async function startServer(config: Config = loadConfig(), options: { log?
   } else {
     log.info(`No built site at ${entry}: run \`npm run build\` first. Serving the API only.`);
   }
-  const deps = { db, dialect: dialectOf(config.DATABASE_URL), config, now: () => Math.floor(Date.now() / 1000) };
+  const base = { db, dialect: dialectOf(config.DATABASE_URL), config, now: () => Math.floor(Date.now() / 1000) };
+  const deps = { ...base, metrics: createMetrics(base) };
   const app = createApp(deps, { astro });
+  // METRICS_PORT: this process's metrics on a port of their own; in a cluster the primary serves them all.
+  const metricsServer = config.METRICS_PORT && !cluster.isWorker
+    ? await serveMetrics(config.METRICS_PORT, config.METRICS_BIND_HOST, registryReader(deps.metrics.registry))
+    : null;
+  if (cluster.isWorker) offerToCluster(deps.metrics.registry);
   // Which payment methods are live, and who takes them: a live site must never find out from a booking.
   log.info('payments', describePayments(config));
   // Background jobs (outbox, publisher, reconciler…) are started on this and stopped on shutdown.
@@ -94,6 +102,7 @@ export async function startServer(config: Config = loadConfig(), options: { log?
       if (!inTime) log.error('shutdown: requests still in flight after the timeout, closing their connections', { inFlight, timeoutMs });
       server.closeAllConnections();
       await stopped;
+      if (metricsServer) await new Promise<void>((ok) => metricsServer.close(() => ok()));
       await workers.stopAll();
       await db.destroy();
       return inTime;
@@ -241,6 +250,10 @@ async function runPrimary(config: Config, log: Logger, processes: number): Promi
     void readyFields(config, address.port, async () => sampleSlug).then(({ msg, fields }) => log.info(msg, { ...fields, processes }));
   });
   for (let i = 0; i < processes; i++) fork(i === 0);
+  if (config.METRICS_PORT) {
+    await serveMetrics(config.METRICS_PORT, config.METRICS_BIND_HOST, clusterReader());
+    log.info('metrics', { url: `http://${config.METRICS_BIND_HOST}:${config.METRICS_PORT}/metrics`, processes });
+  }
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -91,16 +91,15 @@ export function openDb(options: OpenOptions = {}): Db {
     writer.pragma(`wal_autocheckpoint = ${WRITER_BACKSTOP_PAGES}`);
     checkpointer = startCheckpointer(file);
   }
-  const db = new Kysely<Database>({
-    dialect: new RoutingSqliteDialect({
-      writer: reusingStatements(writer),
-      reader: reader && reusingStatements(reader),
-      others: [...(searchReader ? [searchReader] : []), ...(checkpointer ? [checkpointer] : [])],
-      busyWaitMs: options.busyWaitMs ?? DEFAULT_SQLITE_BUSY_WAIT_MS,
-    }),
-    plugins: [new CodecPlugin(true)],
+  const dialect = new RoutingSqliteDialect({
+    writer: reusingStatements(writer),
+    reader: reader && reusingStatements(reader),
+    others: [...(searchReader ? [searchReader] : []), ...(checkpointer ? [checkpointer] : [])],
+    busyWaitMs: options.busyWaitMs ?? DEFAULT_SQLITE_BUSY_WAIT_MS,
   });
-  if (searchReader) rawHandles.set(db, { sqliteReader: reusingStatements(searchReader), sqliteWriter: writer });
+  const db = new Kysely<Database>({ dialect, plugins: [new CodecPlugin(true)] });
+  const sqliteWriteQueue = { waiting: () => dialect.writeQueueWaiting() };
+  rawHandles.set(db, searchReader ? { sqliteReader: reusingStatements(searchReader), sqliteWriter: writer, sqliteWriteQueue } : { sqliteWriteQueue });
   return tag(db, 'sqlite');
 }
 
@@ -223,6 +222,8 @@ export interface RawHandles {
    */
   sqliteWriter?: SQLite.Database;
   pgPool?: pg.Pool;
+  /** SQLite: this process's queue for the single writer (api/ops/metrics.ts). */
+  sqliteWriteQueue?: { waiting(): number };
 }
 const rawHandles = new WeakMap<object, RawHandles>();
 export function rawHandlesOf(db: Db): RawHandles | undefined {

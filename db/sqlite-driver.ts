@@ -62,11 +62,17 @@ async function retryBusy<T>(busyWaitMs: number, attempt: () => T): Promise<T> {
 
 class Mutex {
   #tail: Promise<void> = Promise.resolve();
+  /** Callers waiting for the lock (not counting its holder): how far writes queue in this process. */
+  waiting = 0;
   /** Resolves with the release function once every earlier holder has released. */
   lock(): Promise<() => void> {
     let release!: () => void;
     const held = new Promise<void>((ok) => (release = ok));
-    const ready = this.#tail.then(() => release);
+    this.waiting++;
+    const ready = this.#tail.then(() => {
+      this.waiting--;
+      return release;
+    });
     this.#tail = this.#tail.then(() => held);
     return ready;
   }
@@ -230,9 +236,14 @@ class RoutingSqliteAdapter extends SqliteAdapter {
 }
 
 export class RoutingSqliteDialect implements Dialect {
+  #driver: RoutingDriver | null = null;
   constructor(private readonly connections: SqliteConnections) {}
   createDriver(): Driver {
-    return new RoutingDriver(this.connections);
+    return (this.#driver = new RoutingDriver(this.connections));
+  }
+  /** Writes of this process waiting for the writer (for the metrics). */
+  writeQueueWaiting(): number {
+    return this.#driver?.writeQueue.waiting ?? 0;
   }
   createQueryCompiler(): QueryCompiler {
     return new SqliteCodecQueryCompiler();

@@ -16,7 +16,7 @@ import { recurringNamed } from '../payments/registry.ts';
 import { newId } from '../checkout/ids.ts';
 import { loggerFor } from '../log.ts';
 import { membershipClockOn, membershipNow } from './clock.ts';
-import { sendMembershipMail, type MembershipMailKind } from './mail.ts';
+import { queueMembershipMail, type MembershipMailKind } from './mail.ts';
 
 export type PlanRow = Selectable<MembershipPlansTable>;
 export type MembershipRow = Selectable<MembershipsTable>;
@@ -242,14 +242,17 @@ export async function spendCredit(q: Q, input: { membershipId: string; checkoutI
 /** Spec-style answer of a cancellation: it takes effect at the end of the paid period. */
 export async function cancelMembership(deps: Deps, userId: string, membershipId: string): Promise<MembershipRow | null> {
   const now = await membershipNow(deps, deps.db, userId);
-  const result = await deps.db.updateTable('memberships')
-    .set({ cancel_at_period_end: true, cancel_requested_at: now, updated_at: now })
-    .where('id', '=', membershipId).where('user_id', '=', userId).where('status', 'in', ['active', 'past_due']).where('cancel_at_period_end', '=', false)
-    .executeTakeFirst();
-  const row = await deps.db.selectFrom('memberships').selectAll().where('id', '=', membershipId).where('user_id', '=', userId).executeTakeFirst();
-  if (!row) return null;
-  if (Number(result.numUpdatedRows) === 1) await sendMembershipMail(deps, 'cancelled', row.id);
-  return row;
+  return deps.db.transaction().execute(async (tx) => {
+    const result = await tx.updateTable('memberships')
+      .set({ cancel_at_period_end: true, cancel_requested_at: now, updated_at: now })
+      .where('id', '=', membershipId).where('user_id', '=', userId).where('status', 'in', ['active', 'past_due']).where('cancel_at_period_end', '=', false)
+      .executeTakeFirst();
+    const row = await tx.selectFrom('memberships').selectAll().where('id', '=', membershipId).where('user_id', '=', userId).executeTakeFirst();
+    if (!row) return null;
+    // Only the request that made the change tells the learner, in the change's own transaction.
+    if (Number(result.numUpdatedRows) === 1) await queueMembershipMail(tx, deps, 'cancelled', row.id);
+    return row;
+  });
 }
 
 /** A claim older than this is taken to belong to a crashed run and may be claimed again. */
@@ -294,12 +297,12 @@ export async function renewDue(deps: Deps, limit = 50): Promise<number> {
 async function renewOne(deps: Deps, id: string, now: number): Promise<void> {
   const m = await deps.db.selectFrom('memberships').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const plan = await loadPlan(deps.db, m.plan_id);
-  const end = async (reason: 'cancelled' | 'pass_expired' | 'payment_failed', mail: MembershipMailKind | null) => {
-    await deps.db.updateTable('memberships').set({
+  const end = (reason: 'cancelled' | 'pass_expired' | 'payment_failed', mail: MembershipMailKind | null) => deps.db.transaction().execute(async (tx) => {
+    await tx.updateTable('memberships').set({
       status: 'ended', end_reason: reason, ended_at: Number(m.current_period_end), next_attempt_at: null, claimed_at: null, credits_left: 0, updated_at: now,
     }).where('id', '=', id).execute();
-    if (mail) await sendMembershipMail(deps, mail, id);
-  };
+    if (mail) await queueMembershipMail(tx, deps, mail, id);
+  });
   if (m.cancel_at_period_end) return end('cancelled', null);
   if (!plan || !renews(planTerms(plan))) return end('pass_expired', null);
   const recurring = m.provider ? recurringNamed(deps, m.provider) : null;
@@ -312,7 +315,7 @@ async function renewOne(deps: Deps, id: string, now: number): Promise<void> {
     })
     : { ok: false, paymentId: null, failure: 'No payment method on file' };
   const period = periodOf(Number(m.anchor_at), planTerms(plan), index);
-  let mail: MembershipMailKind;
+  // The e-mail is queued in the transaction that records the renewal (or its failure): both or neither.
   await deps.db.transaction().execute(async (tx) => {
     if (charge.ok) {
       const updated: MembershipRow = {
@@ -324,7 +327,7 @@ async function renewOne(deps: Deps, id: string, now: number): Promise<void> {
         credits_left: updated.credits_left, renewal_attempts: 0, next_attempt_at: period.end, claimed_at: null, updated_at: now,
       }).where('id', '=', id).execute();
       await recordPayment(tx, deps, updated, { kind: 'renewal', index, attempt, start: period.start, end: period.end, ok: true, paymentId: charge.paymentId, failure: null, now });
-      mail = 'renewed';
+      await queueMembershipMail(tx, deps, 'renewed', id);
     } else {
       const retry = nextRetryAt(Number(m.current_period_end), attempt);
       await tx.updateTable('memberships').set({
@@ -332,10 +335,9 @@ async function renewOne(deps: Deps, id: string, now: number): Promise<void> {
         ...(retry === null ? { end_reason: 'payment_failed', ended_at: now, credits_left: 0 } : {}),
       }).where('id', '=', id).execute();
       await recordPayment(tx, deps, m, { kind: 'renewal', index, attempt, start: period.start, end: period.end, ok: false, paymentId: charge.paymentId, failure: charge.failure, now });
-      mail = 'renewal-failed';
+      await queueMembershipMail(tx, deps, 'renewal-failed', id);
     }
   });
-  await sendMembershipMail(deps, mail!, id);
 }
 
 /** The learner's memberships for /profile, newest first, with their plan and payments. */

@@ -29,6 +29,7 @@ import * as m0150 from './0150_hold_caps.ts';
 import * as m0180 from './0180_membership_credit_holds.ts';
 import * as m0160 from './0160_slug_format.ts';
 import * as m0161 from './0161_educator_urls.ts';
+import * as m0220 from './0220_metrics_indexes.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_catalogue': m0001,
@@ -60,6 +61,7 @@ export const migrations: Record<string, Migration> = {
   '0180_membership_credit_holds': m0180,
   '0160_slug_format': m0160,
   '0161_educator_urls': m0161,
+  '0220_metrics_indexes': m0220,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -11,15 +11,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, databaseUrlOf, type TestDb } from '../helpers/db.ts';
 import { freePort } from '../helpers/ports.ts';
 import { serverProcesses } from '../../api/server.ts';
+import { queueMail } from '../../api/mail/index.ts';
 
 let testDb: TestDb;
 let child: ChildProcessWithoutNullStreams;
 let port: number;
+let metricsPort: number;
 let output = '';
 
 beforeAll(async () => {
   testDb = await createTestDb();
   port = await freePort();
+  metricsPort = await freePort();
   const { NODE_OPTIONS: _ignored, ...parentEnv } = process.env;
   // The server runs the migrator as it starts, which must not meet another test file's schema change.
   await testDb.changeSchema(() => startChild(parentEnv));
@@ -29,7 +32,7 @@ async function startChild(parentEnv: NodeJS.ProcessEnv): Promise<void> {
   child = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
     env: {
       ...parentEnv, SERVER_PROCESSES: '2', DATABASE_URL: databaseUrlOf(testDb), PORT: String(port), BIND_HOST: '127.0.0.1',
-      PUBLIC_HOST: `127.0.0.1:${port}`, LOG_LEVEL: 'info', DIST_DIR: 'no-built-site-for-this-test',
+      PUBLIC_HOST: `127.0.0.1:${port}`, LOG_LEVEL: 'info', DIST_DIR: 'no-built-site-for-this-test', METRICS_PORT: String(metricsPort),
     },
   });
   child.stdout.on('data', (d) => (output += d));
@@ -116,6 +119,27 @@ describe('SERVER_PROCESSES=2', () => {
     } finally {
       agent.destroy();
     }
+  });
+
+  it('METRICS_PORT on the primary shows every process’s requests together, and the database’s figures once', async () => {
+    const searches = async () => {
+      const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+      const lines = text.split('\n').filter((l) => l.startsWith('marketplace_http_request_duration_seconds_count{') && l.includes('route="/api/courses/search"'));
+      return { text, count: lines.reduce((n, l) => n + Number(l.split(' ').at(-1)), 0) };
+    };
+    const now = Math.floor(Date.now() / 1000);
+    await queueMail(testDb.db, { to: 'tomorrow@example.com', subject: 'Tomorrow', text: 'Later' }, { now, sendAfter: now + 86_400 });
+    const before = await searches();
+    const agent = new Agent({ keepAlive: true, maxSockets: 6 });
+    try {
+      await requestsAtOnce(agent, 6);
+    } finally {
+      agent.destroy();
+    }
+    const after = await searches();
+    expect(after.count - before.count).toBe(6);
+    // Both processes read the same database: its figures are not added up.
+    expect(after.text).toMatch(/^marketplace_outbox_messages\{status="pending"\} 1$/m);
   });
 
   it('runs the background jobs in one process only', () => {

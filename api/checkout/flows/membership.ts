@@ -11,7 +11,7 @@ import { documentToken } from '../ids.ts';
 import { checkoutCost } from '../context.ts';
 import { loadPlan, startMembership } from '../../memberships/service.ts';
 import { membershipNow } from '../../memberships/clock.ts';
-import { sendMembershipMail } from '../../memberships/mail.ts';
+import { queueMembershipMail } from '../../memberships/mail.ts';
 import { recurringNamed } from '../../payments/registry.ts';
 import { ProblemError, problems } from '../../../src/domain/problems.ts';
 
@@ -52,6 +52,9 @@ export const membershipFlow = defineFlow({
     // Another checkout of this plan completed for the learner at the same moment: nothing is recorded, and the
     // engine refunds this payment (a problem thrown here rolls the transaction back).
     if (!membership) throw new ProblemError(alreadyMemberProblem());
+    // The welcome e-mail commits with the membership: one that only followed the commit would be lost to a
+    // process that died in between.
+    await queueMembershipMail(ctx.q, ctx.deps, 'joined', membership.id);
     const provider = ctx.row.payment_provider;
     const paymentId = pay.paymentId ?? null;
     ctx.after.push(async () => {
@@ -59,7 +62,6 @@ export const membershipFlow = defineFlow({
       const recurring = provider ? recurringNamed(ctx.deps, provider) : null;
       const customer = recurring && paymentId ? await recurring.customerFromPayment(paymentId) : null;
       if (customer) await ctx.deps.db.updateTable('memberships').set({ provider_customer_id: customer }).where('id', '=', membership.id).execute();
-      await sendMembershipMail(ctx.deps, 'joined', membership.id);
     });
     return { kind: 'membership', id: membership.id, documents: false };
   },

@@ -1,0 +1,53 @@
+/**
+ * Readiness for a load balancer (GET /api/ready, docs/operations.md "Metrics and readiness"): this process can
+ * serve only if its database answers, every migration this code knows has run on it (a process started against a
+ * database another version has not yet migrated would fail on a missing column), and the background work the site
+ * depends on is moving: no due e-mail and no page change has waited longer than its threshold for a worker to take
+ * it. Each failed check is named, so the answer says what to fix.
+ */
+import { sql } from 'kysely';
+import type { Deps } from '../app.ts';
+import { migrations } from '../../db/migrations/index.ts';
+import { outboxOldestDue, publishOldestWaiting } from './metrics.ts';
+
+export interface ReadinessCheck {
+  name: 'database' | 'migrations' | 'outbox' | 'publisher';
+  ok: boolean;
+  detail: string;
+}
+
+/** kysely's migration table (db/migrate.ts keeps kysely's default name). */
+const MIGRATION_TABLE = 'kysely_migration';
+
+export async function checkReadiness(deps: Pick<Deps, 'db' | 'config' | 'now'>): Promise<ReadinessCheck[]> {
+  const { config } = deps;
+  try {
+    await sql`select 1`.execute(deps.db);
+  } catch (error) {
+    // Nothing else can be checked without the database.
+    return [{ name: 'database', ok: false, detail: `the database does not answer: ${(error as Error).message}` }];
+  }
+  const checks: ReadinessCheck[] = [{ name: 'database', ok: true, detail: 'answers' }];
+  const now = deps.now();
+  const [applied, outboxWait, publishWait] = await Promise.all([
+    sql<{ name: string }>`select name from ${sql.table(MIGRATION_TABLE)}`.execute(deps.db).then((r) => r.rows.map((row) => row.name), () => [] as string[]),
+    config.READY_OUTBOX_MAX_WAIT_SECONDS > 0 ? outboxOldestDue(deps, now) : Promise.resolve(0),
+    config.READY_PUBLISH_MAX_WAIT_SECONDS > 0 ? publishOldestWaiting(deps, now) : Promise.resolve(0),
+  ]);
+  const have = new Set(applied);
+  const missing = Object.keys(migrations).filter((name) => !have.has(name)).sort();
+  checks.push(missing.length === 0
+    ? { name: 'migrations', ok: true, detail: `${Object.keys(migrations).length} applied` }
+    : { name: 'migrations', ok: false, detail: `not applied: ${missing.join(', ')} (start one server of this version, or run npm run db:prepare, to migrate)` });
+  if (config.READY_OUTBOX_MAX_WAIT_SECONDS > 0) {
+    checks.push(outboxWait > config.READY_OUTBOX_MAX_WAIT_SECONDS
+      ? { name: 'outbox', ok: false, detail: `a due e-mail has waited ${outboxWait} s for the outbox worker (over ${config.READY_OUTBOX_MAX_WAIT_SECONDS} s)` }
+      : { name: 'outbox', ok: true, detail: `oldest due e-mail waited ${outboxWait} s` });
+  }
+  if (config.READY_PUBLISH_MAX_WAIT_SECONDS > 0) {
+    checks.push(publishWait > config.READY_PUBLISH_MAX_WAIT_SECONDS
+      ? { name: 'publisher', ok: false, detail: `a page change has waited ${publishWait} s for the publisher (over ${config.READY_PUBLISH_MAX_WAIT_SECONDS} s)` }
+      : { name: 'publisher', ok: true, detail: `oldest waiting page change waited ${publishWait} s` });
+  }
+  return checks;
+}
