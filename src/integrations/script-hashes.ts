@@ -45,17 +45,14 @@ function astroRuntimeScripts(): string[] {
 export default function scriptHashes(): AstroIntegration {
   const chunks = new Set<string>();
   let outDir: URL | undefined;
-  let ssr = false;
-  // Runs before Astro's own plugin, which takes the chunks it inlines out of the bundle; the browser's build only.
+  // Runs before Astro's own plugin, which takes the chunks it inlines out of the bundle; the browser's build only
+  // (one plugin serves every build environment in Vite 8: the browser's is 'client').
   const collect: Plugin = {
     name: 'marketplace:script-hashes',
     apply: 'build',
     enforce: 'pre',
-    configResolved(config) {
-      ssr = !!config.build.ssr;
-    },
     generateBundle(_options, bundle) {
-      if (ssr) return;
+      if (this.environment?.name !== 'client') return;
       for (const output of Object.values(bundle)) {
         if (output.type === 'chunk') chunks.add(scriptHashSource(output.code.trim()));
       }
