@@ -57,7 +57,7 @@ async function prepareSite(): Promise<void> {
   await db.destroy();
   console.log('site: building the demo catalogue (astro build, with the precompress step)…');
   const started = performance.now();
-  execFileSync(process.execPath, ['node_modules/astro/astro.js', 'build'], {
+  execFileSync(process.execPath, ['node_modules/astro/bin/astro.mjs', 'build'], {
     env: { ...process.env, DATABASE_URL: DB, ASTRO_OUT_DIR: DIST, PUBLIC_HOST: 'localhost:4321', ASTRO_TELEMETRY_DISABLED: '1', NODE_ENV: 'production' },
     stdio: ['ignore', 'ignore', 'inherit'],
     maxBuffer: 64 * 1024 * 1024,
