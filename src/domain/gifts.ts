@@ -2,7 +2,7 @@
  * Gift vouchers: the rules the educator's settings, the gift checkout and redemption share (docs/gifts-and-memberships.md
  * "## Gift vouchers"). Pure: no I/O, `now` is a parameter, money is integer pence, times epoch seconds.
  */
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { TZDate } from '@date-fns/tz';
 import { validateEmail } from './email.ts';
 import type { ProblemProperty } from './problems.ts';

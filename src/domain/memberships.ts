@@ -4,7 +4,7 @@
  * arithmetic is Europe/London's (src/domain/zone.ts), so a period that starts at 09:00 on 31 January ends at
  * 09:00 on the last day of February, and a period across a clock change keeps its wall-clock time.
  */
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { DEFAULT_TIME_ZONE } from './time.ts';
 import { addLocalDays, zonedParts, zonedWallClock } from './zone.ts';
 import { formatListedPrice } from './money.ts';

@@ -8,7 +8,7 @@
  * The database enforces the same rule on every write, whichever program writes
  * (db/migrations/0160_slug_format.ts); keep the two in step.
  */
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 export const SLUG_MAX_LENGTH = 200;
 export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9_-]*[a-z0-9])?$/;

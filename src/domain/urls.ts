@@ -13,7 +13,7 @@
  * The database enforces the same rules on every write (db/migrations/0161_educator_urls.ts); the views check
  * again when rendering (safeImageUrl), so a value written before the rule never reaches a page.
  */
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 export const URL_MESSAGE = 'Must be an http(s) URL or a path on this site (starting with one "/").';
 export const LINK_MESSAGE = 'Must be an http(s) URL or a web address.';
