@@ -188,7 +188,8 @@ describe(`backup and restore (${engine})`, () => {
       }
       await pass;
       if (engine === 'sqlite') expect(latencies.length).toBeGreaterThan(3);
-      expect(Math.max(...latencies)).toBeLessThan(500);
+      // A copy on the request thread would hold a request for the whole copy (seconds at this pace).
+      expect(Math.max(...latencies)).toBeLessThan(1000);
       expect(await listBackups(scheduled)).toHaveLength(1);
 
       // Not due yet: nothing new.
