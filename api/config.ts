@@ -126,6 +126,18 @@ export const configSchema = z.object({
   READY_OUTBOX_MAX_WAIT_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
   /** /api/ready answers 503 once a page change has waited this long for a publisher (seconds; 0: not checked). */
   READY_PUBLISH_MAX_WAIT_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
+  // Backups (db/backup.ts, api/backup/job.ts, docs/operations.md).
+  /** Folder the server writes scheduled backups to; empty = no scheduled backups. */
+  BACKUP_DIR: z.string().default(''),
+  /** Time between scheduled backups: seconds, or a number with s, m, h or d (e.g. 6h); at least a minute. */
+  BACKUP_EVERY: z
+    .string()
+    .regex(/^[0-9]+[smhd]?$/, 'must be seconds or a number with s, m, h or d, e.g. 6h')
+    .default('6h')
+    .transform((v) => Number.parseInt(v, 10) * ({ s: 1, m: 60, h: 3600, d: 86_400 }[v.slice(-1)] ?? 1))
+    .pipe(z.number().min(60, 'must be at least a minute').max(366 * 86_400, 'must be at most a year')),
+  /** How many scheduled backups to keep; older ones are removed after each new one. */
+  BACKUP_KEEP: z.coerce.number().int().min(1).max(10_000).default(28),
 }).transform((c) => ({
   ...c,
   // Unset hosts follow the port, so `PORT=8080 npm start` links to itself.

@@ -9,6 +9,7 @@ import { paymentReconcilerJob } from './checkout/reconciler.ts';
 import { membershipRenewalJob } from './memberships/job.ts';
 import { publisherFor } from './publish/job.ts';
 import { mailOutboxJob } from './mail/worker.ts';
+import { backupJob } from './backup/job.ts';
 
 export function backgroundJobs(deps: Deps): BackgroundJob[] {
   return [
@@ -21,5 +22,7 @@ export function backgroundJobs(deps: Deps): BackgroundJob[] {
     mailOutboxJob(deps),
     // Memberships renewed, retried or ended as their periods end.
     membershipRenewalJob(deps),
+    // Backups on a schedule, each checked by reading it back (BACKUP_DIR; docs/operations.md).
+    ...(deps.config.BACKUP_DIR ? [backupJob(deps)] : []),
   ];
 }
