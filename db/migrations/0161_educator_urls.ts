@@ -66,17 +66,19 @@ export const URL_RULES: Rule[] = [
   },
 ];
 
+// Each function keeps the search_path it was created under: pg_dump's restore runs with an empty search_path,
+// and a CHECK calling one of them (which calls another) must still find it then.
 const PG_FUNCTIONS = String.raw`
-create or replace function marketplace_safe_url(v text) returns boolean language sql immutable as $$
+create or replace function marketplace_safe_url(v text) returns boolean language sql immutable set search_path from current as $$
   select length(v) between 1 and ${MAX} and v !~ '[\x01-\x20\x7f]' and v ~* '^(https?://[^/?#]|/($|[^/\\]))'
 $$;
-create or replace function marketplace_safe_link(v text) returns boolean language sql immutable as $$
+create or replace function marketplace_safe_link(v text) returns boolean language sql immutable set search_path from current as $$
   select marketplace_safe_url(v) or (length(v) between 1 and ${MAX} and v !~ '[\x01-\x1f\x7f]' and v !~ '^[^/?#]*:' and v !~ '^(//|\\)')
 $$;
-create or replace function marketplace_safe_url_list(v text) returns boolean language sql immutable as $$
+create or replace function marketplace_safe_url_list(v text) returns boolean language sql immutable set search_path from current as $$
   select coalesce(bool_and(json_typeof(e) = 'string' and marketplace_safe_url(e #>> '{}')), true) from json_array_elements(v::json) e
 $$;
-create or replace function marketplace_safe_links(v text) returns boolean language sql immutable as $$
+create or replace function marketplace_safe_links(v text) returns boolean language sql immutable set search_path from current as $$
   select coalesce(bool_and(j.value is null or j.value = '' or marketplace_safe_link(j.value)), true) from json_each_text(v::json) j
 $$;`;
 
