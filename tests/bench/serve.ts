@@ -2,7 +2,7 @@
  * npm run bench:serve — the product server answering a pre-rendered course page, beside a bare node:http
  * server answering the same page from memory, under the same autocannon load.
  *
- * Builds the demo catalogue's site once and keeps it (.tmp/bench-serve/: SQLite catalogue, `astro build`
+ * Builds the demo catalogue's site once and keeps it (.tmp/bench-serve/: SQLite catalogue, the full build's
  * output with its precompressed siblings; BENCH_REBUILD=1 builds again), compiles the current server sources
  * (scripts/build-server.mjs into .tmp/bench-serve/server) and starts it with plain node as production runs
  * it, plus a bare node:http server that holds the page's bytes (and its brotli sibling) in memory and answers
@@ -55,9 +55,10 @@ async function prepareSite(): Promise<void> {
   await migrateToLatest(db);
   await loadCatalogue(db, { seed: 1, educators: 30, now: todayAnchor() });
   await db.destroy();
-  console.log('site: building the demo catalogue (astro build, with the precompress step)…');
+  // The full build (as `npm run build:site`): educator and course pages come from the publisher's renderer.
+  console.log('site: building the demo catalogue (the full build, with precompressed siblings)…');
   const started = performance.now();
-  execFileSync(process.execPath, ['node_modules/astro/bin/astro.mjs', 'build'], {
+  execFileSync(process.execPath, ['scripts/build-site.mjs'], {
     env: { ...process.env, DATABASE_URL: DB, ASTRO_OUT_DIR: DIST, PUBLIC_HOST: 'localhost:4321', ASTRO_TELEMETRY_DISABLED: '1', NODE_ENV: 'production' },
     stdio: ['ignore', 'ignore', 'inherit'],
     maxBuffer: 64 * 1024 * 1024,
