@@ -255,6 +255,23 @@ export function client(server: TestServer, cookie = '') {
 
 export type Client = ReturnType<typeof client>;
 
+/**
+ * Fresh dated occurrences of the race course (its £10 course-wide offer), one a call, so tests do not share spaces:
+ * each `prefix_N` starts N hours after `now() + 20 days`.
+ */
+export function raceOccurrences(db: Db, prefix: string, now: () => number): (spaces: number) => Promise<string> {
+  let count = 0;
+  return async (spaces) => {
+    const id = `${prefix}_${++count}`;
+    const start = now() + 20 * DAY + count * 3600;
+    await db.insertInto('occurrences').values({
+      id, course_id: IDS.raceCourse, visibility: 'public', start_datetime: start, end_datetime: start + 3600, timezone: 'Europe/London',
+      delivery: 'in-person', address: null, spaces, available_spaces: spaces, parent_ref: null, individually_bookable: true,
+    }).execute();
+    return id;
+  };
+}
+
 /** A booker form response for the system form. */
 export function booker(email: string, extra: Record<string, unknown> = {}) {
   return { system_first_name: 'Ada', system_last_name: 'Lovelace', system_email: email, ...extra };

@@ -6,13 +6,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { signUpAndLogin } from '../helpers/auth.ts';
-import { DAY, IDS, OFFERS, client, contactPayload, problemType, seedCheckoutCatalogue, type Client } from './checkout-fixtures.ts';
+import { DAY, IDS, OFFERS, client, contactPayload, problemType, raceOccurrences, seedCheckoutCatalogue, type Client } from './checkout-fixtures.ts';
 import { PLANS, seedPlans } from './membership-fixtures.ts';
 
 const HOLD = 300;
 const HOLD_CAP = 600;
 let server: TestServer;
 let now: number;
+/** A fresh dated occurrence of the race course, so tests do not share spaces. */
+let freshOccurrence: (spaces: number) => Promise<string>;
 
 beforeAll(async () => {
   server = await startTestServer({
@@ -20,20 +22,11 @@ beforeAll(async () => {
   });
   now = Math.floor(Date.now() / 1000);
   await seedCheckoutCatalogue(server.db, now);
+  freshOccurrence = raceOccurrences(server.db, 'occ_owner', () => now);
 });
 afterAll(async () => server?.close());
 beforeEach(() => server.setNow(now));
 
-let occurrenceCount = 0;
-async function freshOccurrence(spaces: number): Promise<string> {
-  const id = `occ_owner_${++occurrenceCount}`;
-  const start = now + 20 * DAY + occurrenceCount * 3600;
-  await server.db.insertInto('occurrences').values({
-    id, course_id: IDS.raceCourse, visibility: 'public', start_datetime: start, end_datetime: start + 3600, timezone: 'Europe/London',
-    delivery: 'in-person', address: null, spaces, available_spaces: spaces, parent_ref: null, individually_bookable: true,
-  }).execute();
-  return id;
-}
 
 async function learner(): Promise<{ api: Client; email: string }> {
   const { cookie, user } = await signUpAndLogin(server);

@@ -6,12 +6,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { logIn, signUpAndLogin, DEFAULT_PASSWORD } from '../helpers/auth.ts';
-import { DAY, IDS, OFFERS, client, contactPayload, problemType, seedCheckoutCatalogue, type Client } from './checkout-fixtures.ts';
+import { DAY, IDS, OFFERS, client, contactPayload, problemType, raceOccurrences, seedCheckoutCatalogue, type Client } from './checkout-fixtures.ts';
 
 const HOLD = 900;
 const HOLD_CAP = 1800;
 let server: TestServer;
 let now: number;
+/** A fresh dated occurrence of the race course, so tests do not share spaces. */
+let freshOccurrence: (spaces: number) => Promise<string>;
 
 beforeAll(async () => {
   server = await startTestServer({
@@ -19,6 +21,7 @@ beforeAll(async () => {
   });
   now = Math.floor(Date.now() / 1000);
   await seedCheckoutCatalogue(server.db, now);
+  freshOccurrence = raceOccurrences(server.db, 'occ_safety', () => now);
   await server.db.insertInto('vouchers').values([
     { id: 'vch_single', educator_id: IDS.educator, course_id: null, code: 'SINGLE', kind: 'percent', amount: 10, currency: 'GBP', expires_at: null, max_uses: 1, uses: 0, created_at: now - DAY },
   ]).execute();
@@ -26,17 +29,6 @@ beforeAll(async () => {
 afterAll(async () => server?.close());
 beforeEach(() => server.setNow(now));
 
-/** A fresh dated occurrence of the race course (its £10 course-wide offer), so tests do not share spaces. */
-let occurrenceCount = 0;
-async function freshOccurrence(spaces: number): Promise<string> {
-  const id = `occ_safety_${++occurrenceCount}`;
-  const start = now + 20 * DAY + occurrenceCount * 3600;
-  await server.db.insertInto('occurrences').values({
-    id, course_id: IDS.raceCourse, visibility: 'public', start_datetime: start, end_datetime: start + 3600, timezone: 'Europe/London',
-    delivery: 'in-person', address: null, spaces, available_spaces: spaces, parent_ref: null, individually_bookable: true,
-  }).execute();
-  return id;
-}
 
 async function learner(): Promise<{ api: Client; email: string; cookie: string }> {
   const { cookie, user } = await signUpAndLogin(server);

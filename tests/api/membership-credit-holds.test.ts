@@ -4,16 +4,13 @@
  * refunding it on every try. SQLite, or PostgreSQL with TEST_DATABASE_URL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import type { TestServer } from '../helpers/server.ts';
 import { CARDS, IDS, OFFERS, booker, contactPayload, payWithCard, type Client } from './checkout-fixtures.ts';
-import { PLANS, join, seedPlans } from './membership-fixtures.ts';
-import { seedCheckoutCatalogue } from './checkout-fixtures.ts';
+import { PLANS, join, startMembershipServer } from './membership-fixtures.ts';
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ LOG_LEVEL: 'silent', RATE_LIMIT_LOGIN_PER_IP: '100000' });
-  await seedCheckoutCatalogue(server.db, Math.floor(Date.now() / 1000));
-  await seedPlans(server);
+  server = await startMembershipServer({ RATE_LIMIT_LOGIN_PER_IP: '100000' });
 }, 60_000);
 afterAll(async () => server?.close());
 

@@ -1,8 +1,16 @@
 /** Membership plans for the checkout test catalogue, and joining one through the checkout by test card. */
 import { expect } from 'vitest';
-import type { TestServer } from '../helpers/server.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { signUpAndLogin } from '../helpers/auth.ts';
-import { CARDS, IDS, client, payWithCard, type Client } from './checkout-fixtures.ts';
+import { CARDS, IDS, client, payWithCard, seedCheckoutCatalogue, type Client } from './checkout-fixtures.ts';
+
+/** A test server with the checkout catalogue and its membership plans. */
+export async function startMembershipServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const server = await startTestServer({ LOG_LEVEL: 'silent', ...env });
+  await seedCheckoutCatalogue(server.db, Math.floor(Date.now() / 1000));
+  await seedPlans(server);
+  return server;
+}
 
 export const PLANS = { monthly: 'plan_monthly', pass: 'plan_pass', hidden: 'plan_hidden' } as const;
 

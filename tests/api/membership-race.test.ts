@@ -5,18 +5,16 @@
  * "not a member yet" is seen by all of them before any has written).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import type { TestServer } from '../helpers/server.ts';
 import { signUpAndLogin } from '../helpers/auth.ts';
-import { CARDS, IDS, client, payWithCard, seedCheckoutCatalogue } from './checkout-fixtures.ts';
-import { PLANS, seedPlans } from './membership-fixtures.ts';
+import { CARDS, IDS, client, payWithCard } from './checkout-fixtures.ts';
+import { PLANS, startMembershipServer } from './membership-fixtures.ts';
 import type { MembershipStatus } from '../../db/schema/memberships.ts';
 
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startTestServer({ LOG_LEVEL: 'silent' });
-  await seedCheckoutCatalogue(server.db, Math.floor(Date.now() / 1000));
-  await seedPlans(server);
+  server = await startMembershipServer();
 }, 60_000);
 afterAll(async () => server?.close());
 

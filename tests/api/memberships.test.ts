@@ -4,10 +4,10 @@
  * TEST_DATABASE_URL is set.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import type { TestServer } from '../helpers/server.ts';
 import { signUpAndLogin } from '../helpers/auth.ts';
-import { CARDS, IDS, client, problemType, seedCheckoutCatalogue, type Client } from './checkout-fixtures.ts';
-import { PLANS, join, seedPlans } from './membership-fixtures.ts';
+import { CARDS, IDS, client, problemType, type Client } from './checkout-fixtures.ts';
+import { PLANS, join, startMembershipServer } from './membership-fixtures.ts';
 
 const DAY = 86400;
 let server: TestServer;
@@ -36,9 +36,7 @@ async function mails(email: string): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ LOG_LEVEL: 'silent' });
-  await seedCheckoutCatalogue(server.db, Math.floor(Date.now() / 1000));
-  await seedPlans(server);
+  server = await startMembershipServer();
 }, 60_000);
 afterAll(async () => server?.close());
 

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { DEFAULT_PASSWORD, signUpAndLogin } from '../helpers/auth.ts';
+import { DEFAULT_PASSWORD, countStatuses, loginFrom, signUpAndLogin } from '../helpers/auth.ts';
 import { IDS, OFFERS, client, seedCheckoutCatalogue } from './checkout-fixtures.ts';
 
 const PER_EMAIL = 4;
@@ -32,19 +32,8 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-function login(email: string, password: string, ip: string) {
-  return fetch(`${server.url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
-    body: JSON.stringify({ email, password }),
-  });
-}
-
-function count(statuses: number[]): Record<number, number> {
-  const out: Record<number, number> = {};
-  for (const s of statuses) out[s] = (out[s] ?? 0) + 1;
-  return out;
-}
+const login = (email: string, password: string, ip: string) => loginFrom(server.url, email, password, ip);
+const count = countStatuses;
 
 async function loginHits(): Promise<number> {
   const rows = await server.db.selectFrom('rate_limits').select('hits').where('bucket', 'like', 'login:email:%').execute();

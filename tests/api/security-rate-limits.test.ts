@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { DEFAULT_PASSWORD, signUpAndLogin, uniqueEmail } from '../helpers/auth.ts';
+import { DEFAULT_PASSWORD, countStatuses, loginFrom, signUpAndLogin, uniqueEmail } from '../helpers/auth.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -13,19 +13,8 @@ beforeAll(async () => {
 });
 afterAll(async () => server.close());
 
-function login(email: string, password: string, ip: string) {
-  return fetch(`${server.url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
-    body: JSON.stringify({ email, password }),
-  });
-}
-
-function count(statuses: number[]): Record<number, number> {
-  const out: Record<number, number> = {};
-  for (const s of statuses) out[s] = (out[s] ?? 0) + 1;
-  return out;
-}
+const login = (email: string, password: string, ip: string) => loginFrom(server.url, email, password, ip);
+const count = countStatuses;
 
 describe('login limit under 40 parallel guesses', () => {
   it('checks at most RATE_LIMIT_LOGIN_PER_EMAIL passwords from one client, then refuses the right one too', async () => {

@@ -95,6 +95,7 @@ afterAll(async () => {
 });
 
 // The target engine is PostgreSQL: without a server to copy into there is nothing to test.
+// The copy's target is PostgreSQL: this runs in every PostgreSQL pass (.ci/run runs one), and is skipped on SQLite alone.
 describe.skipIf(!adminUrl)('db:copy of the demo catalogue', () => {
   let source: TestDb;
   let targetUrl: string;
@@ -189,6 +190,7 @@ describe.skipIf(!adminUrl)('db:copy of the demo catalogue', () => {
   });
 });
 
+// The copy's target is PostgreSQL: this runs in every PostgreSQL pass (.ci/run runs one), and is skipped on SQLite alone.
 describe.skipIf(!adminUrl)('db:copy of a site with bookings, gift cards and memberships', () => {
   let source: TestDb;
   let server: TestServer;

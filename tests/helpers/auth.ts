@@ -171,3 +171,19 @@ export function cookieFrom(setCookies: string[], name: string): string {
   }
   return '';
 }
+
+/** A login attempt from the given client address (the server reads X-Forwarded-For in its tests). */
+export function loginFrom(baseUrl: string, email: string, password: string, ip: string): Promise<Response> {
+  return fetch(`${baseUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+    body: JSON.stringify({ email, password }),
+  });
+}
+
+/** How many answers had each status. */
+export function countStatuses(statuses: number[]): Record<number, number> {
+  const out: Record<number, number> = {};
+  for (const s of statuses) out[s] = (out[s] ?? 0) + 1;
+  return out;
+}
