@@ -8,6 +8,8 @@ export default defineConfig({
       ? ['tests/api/**/*.test.ts', 'tests/db/**/*.test.ts']
       : ['tests/unit/**/*.test.ts', 'tests/api/**/*.test.ts', 'tests/db/**/*.test.ts'],
     environment: 'node',
+    // SQLite: every file starts from a copy of one migrated database (tests/helpers/migrated-template.ts).
+    globalSetup: ['tests/helpers/migrated-template.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

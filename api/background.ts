@@ -20,6 +20,11 @@ export interface BackgroundJob {
   readonly busyMs?: number;
   /** Longest pause after repeated failures (ms); failures back off exponentially from idleMs. */
   readonly maxBackoffMs?: number;
+  /**
+   * Hears of new work in this process (e.g. a save the publisher should take at once): calls `wake` to start the next
+   * pass without waiting out the pause; returns the function that stops listening.
+   */
+  listen?(wake: () => void): () => void;
 }
 
 export interface Worker {
@@ -34,6 +39,8 @@ export function startWorker(job: BackgroundJob, log: Logger): Worker {
   const controller = new AbortController();
   let timer: NodeJS.Timeout | null = null;
   let wake: (() => void) | null = null;
+  // Woken while a pass ran: the work may have come after that pass looked, so the next one starts at once.
+  let woken = false;
   let failures = 0;
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -60,17 +67,27 @@ export function startWorker(job: BackgroundJob, log: Logger): Worker {
         log.error('background pass failed', { worker: job.name, failures, retryInMs: pause, error });
       }
       if (controller.signal.aborted) break;
+      if (woken && failures === 0) pause = 0;
+      woken = false;
       if (pause > 0) await sleep(pause);
       else await new Promise<void>((resolve) => setImmediate(resolve));
     }
   })();
 
+  const kick = () => {
+    if (wake) wake();
+    else woken = true;
+  };
+  // New work wakes a worker that is idle, never one backing off after failures.
+  const unlisten = job.listen?.(() => {
+    if (failures === 0) kick();
+  });
+
   return {
     name: job.name,
-    kick() {
-      wake?.();
-    },
+    kick,
     async stop() {
+      unlisten?.();
       controller.abort();
       wake?.();
       await loop;

@@ -13,6 +13,36 @@ export const DEV_APP_SECRET = 'local-development-secret-change-me';
 /** A production secret is at least this long (e.g. `openssl rand -base64 48`). */
 export const APP_SECRET_MIN_PRODUCTION = 32;
 
+/** The pages' target (api/publish/page-target.ts): read by the server and by the full build, which reads no other setting. */
+const pageTargetShape = {
+  /**
+   * Where the publisher and the full build write the pages: empty = DIST_DIR/client on this machine (one machine),
+   * or `s3://bucket/prefix` = an S3-compatible bucket every machine reads (docs/static-hosting.md). Credentials come
+   * from AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (/ AWS_SESSION_TOKEN) when set, else the SDK's own chain
+   * (AWS_PROFILE, the instance's or task's role…).
+   */
+  PUBLISH_TARGET: z.string().trim().default('').refine((v) => v === '' || parseBucketUrl(v) !== null, {
+    message: 'must be empty (pages in DIST_DIR/client) or s3://bucket/prefix, with a bucket name of 3 to 63 lower-case letters, digits, dots and hyphens and a prefix of plain path segments',
+  }),
+  /** An S3-compatible service's URL (MinIO, R2, …); empty = AWS S3 in S3_REGION. */
+  S3_ENDPOINT: z.string().trim().default('').refine((v) => v === '' || isPlainHttpUrl(v), {
+    message: 'must be an http(s):// URL with no user name, password, path or query, e.g. https://s3.example.com:9000',
+  }),
+  /** The bucket's region; empty = AWS_REGION, else us-east-1 for an S3_ENDPOINT. */
+  S3_REGION: z.string().trim().regex(/^[a-z0-9-]*$/, 'must be a region name such as eu-west-2').default(''),
+  /** Bucket in the path (`https://endpoint/bucket/key`) instead of the host name: MinIO and most local servers need it. */
+  S3_FORCE_PATH_STYLE: bool.default(false),
+  /**
+   * when_supported (the SDK's default): a CRC checksum with every upload; when_required: only where S3 demands one,
+   * for S3-compatible services that refuse the newer checksum headers.
+   */
+  S3_REQUEST_CHECKSUMS: z.enum(['when_supported', 'when_required']).default('when_supported'),
+  /** Static credentials for the bucket; unset = the SDK's credential chain. Both or neither. */
+  AWS_ACCESS_KEY_ID: z.string().default(''),
+  AWS_SECRET_ACCESS_KEY: z.string().default(''),
+  AWS_SESSION_TOKEN: z.string().default(''),
+};
+
 export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4321),
   BIND_HOST: z.string().default('0.0.0.0'),
@@ -36,6 +66,11 @@ export const configSchema = z.object({
   /** Folder of the built site (astro build output). */
   DIST_DIR: z.string().default('dist'),
   OUTBOX_DIR: z.string().default('data/outbox'),
+  /**
+   * Where earlier versions kept the logos and covers educators upload; now in the database (api/admin/uploads.ts),
+   * this folder is only read at start-up to bring such images into it.
+   */
+  UPLOADS_DIR: z.string().default('data/uploads'),
   SMTP_URL: z.string().default(''),
   MAIL_FROM: z.string().default('Marketplace <no-reply@localhost>'),
   /** Secret for captcha challenges and signed tokens; a fixed dev value is used when unset (refused under https). */
@@ -106,6 +141,8 @@ export const configSchema = z.object({
   PUBLISH_BATCH_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
   /** How long a publisher's claim on feed rows lasts without renewal: after a crash, the wait before another takes them. */
   PUBLISH_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(30),
+  // Where pages are published: this machine's folder, or a bucket every machine reads.
+  ...pageTargetShape,
   // E-mail outbox (api/mail): requests queue messages, a background worker sends them.
   /** Seconds an SMTP server may take to accept a connection or greet (the socket may idle twice as long). */
   SMTP_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(300).default(15),
@@ -126,6 +163,12 @@ export const configSchema = z.object({
   READY_OUTBOX_MAX_WAIT_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
   /** /api/ready answers 503 once a page change has waited this long for a publisher (seconds; 0: not checked). */
   READY_PUBLISH_MAX_WAIT_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
+  /**
+   * With pages in a bucket (PUBLISH_TARGET=s3://…), how long /api/ready waits for the bucket to answer before it
+   * counts it as down (ms): short, so a load balancer's probe never hangs on a bucket that does not answer. 0: the
+   * bucket is not checked.
+   */
+  READY_BUCKET_TIMEOUT_MS: z.coerce.number().int().min(0).max(30_000).default(2000),
   // Backups (db/backup.ts, api/backup/job.ts, docs/operations.md).
   /** Folder the server writes scheduled backups to; empty = no scheduled backups. */
   BACKUP_DIR: z.string().default(''),
@@ -165,10 +208,78 @@ export const configSchema = z.object({
   if (c.PAYMENTS_MODE === 'live' && c.STRIPE_SECRET_KEY && !c.STRIPE_PUBLISHABLE_KEY) {
     ctx.addIssue({ code: 'custom', path: ['STRIPE_PUBLISHABLE_KEY'], message: 'is needed with STRIPE_SECRET_KEY: the card form loads Stripe.js with it' });
   }
+  for (const refusal of pageTargetRefusals(c)) ctx.addIssue({ code: 'custom', path: [refusal.setting], message: refusal.message });
   if (c.PUBLIC_PROTOCOL === 'https') {
     for (const refusal of productionRefusals(c)) ctx.addIssue({ code: 'custom', path: [refusal.setting], message: refusal.message });
   }
 });
+
+/** A bucket and the prefix of every key of the site in it ('' or ending in `/`). */
+export interface BucketLocation {
+  bucket: string;
+  prefix: string;
+}
+
+/**
+ * `s3://bucket` or `s3://bucket/some/prefix` (a trailing slash or none): a bucket name as S3 allows it for new
+ * buckets, and a prefix of plain segments (no `.`, `..` or empty ones), so a key can never climb out of it. Null when
+ * it is neither.
+ */
+export function parseBucketUrl(url: string): BucketLocation | null {
+  const m = /^s3:\/\/([^/]+)(?:\/(.*))?$/.exec(url);
+  if (!m) return null;
+  const bucket = m[1]!;
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket) || bucket.includes('..') || /^\d+\.\d+\.\d+\.\d+$/.test(bucket)) return null;
+  const path = (m[2] ?? '').replace(/\/$/, '');
+  if (path === '') return { bucket, prefix: '' };
+  const segments = path.split('/');
+  if (segments.some((s) => !/^[A-Za-z0-9._-]+$/.test(s) || s === '.' || s === '..')) return null;
+  return { bucket, prefix: `${path}/` };
+}
+
+function isPlainHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password
+      && (url.pathname === '/' || url.pathname === '') && !url.search && !url.hash;
+  } catch {
+    return false;
+  }
+}
+
+/** Access keys that local S3 stand-ins print in their documentation (MinIO, s3rver): public, so never production's. */
+const PUBLIC_S3_KEYS = new Set(['minioadmin', 'S3RVER', 'test', 'AKIAIOSFODNN7EXAMPLE']);
+
+export type PageTargetSettings = Pick<Config, 'PUBLISH_TARGET' | 'S3_ENDPOINT' | 'S3_REGION' | 'S3_FORCE_PATH_STYLE' | 'S3_REQUEST_CHECKSUMS'
+  | 'AWS_ACCESS_KEY_ID' | 'AWS_SECRET_ACCESS_KEY' | 'AWS_SESSION_TOKEN'>;
+
+/**
+ * Settings of the pages' bucket that cannot work anywhere (half a key pair; a bucket name with dots reached by its
+ * host name over https, which no certificate of the service covers) and, under https, that are unsafe: keys and pages
+ * over plain http, or the public keys of a local stand-in.
+ */
+export function pageTargetRefusals(c: PageTargetSettings & { PUBLIC_PROTOCOL: 'http' | 'https' }): Refusal[] {
+  const out: Refusal[] = [];
+  if (Boolean(c.AWS_ACCESS_KEY_ID) !== Boolean(c.AWS_SECRET_ACCESS_KEY)) {
+    const missing = c.AWS_ACCESS_KEY_ID ? 'AWS_SECRET_ACCESS_KEY' : 'AWS_ACCESS_KEY_ID';
+    out.push({ setting: missing, message: 'is needed with the other half of the key pair: set both, or neither (the SDK then finds credentials itself: AWS_PROFILE, the instance or task role)' });
+  }
+  const location = c.PUBLISH_TARGET ? parseBucketUrl(c.PUBLISH_TARGET) : null;
+  if (!location) return out;
+  const httpsEndpoint = !c.S3_ENDPOINT || /^https:/i.test(c.S3_ENDPOINT);
+  if (location.bucket.includes('.') && httpsEndpoint && !c.S3_FORCE_PATH_STYLE) {
+    out.push({ setting: 'S3_FORCE_PATH_STYLE', message: `must be true for a bucket name with dots (${location.bucket}): reached as {bucket}.{endpoint} over https, no certificate of the service covers its name` });
+  }
+  if (c.PUBLIC_PROTOCOL === 'https') {
+    if (/^http:/i.test(c.S3_ENDPOINT)) {
+      out.push({ setting: 'S3_ENDPOINT', message: 'is plain http under https: the keys\u2019 signatures and every page would travel unencrypted, and anyone on the way could change what the site serves; use the service\u2019s https:// endpoint' });
+    }
+    if (PUBLIC_S3_KEYS.has(c.AWS_ACCESS_KEY_ID) || PUBLIC_S3_KEYS.has(c.AWS_SECRET_ACCESS_KEY)) {
+      out.push({ setting: 'AWS_ACCESS_KEY_ID', message: 'is the published default key of a local S3 stand-in (anyone can write the site\u2019s pages with it): create a key for the bucket alone' });
+    }
+  }
+  return out;
+}
 
 /** Least estimated randomness (bits) of a production APP_SECRET: 32 random hex digits measure about 95 to 120, one character repeated 0. */
 export const APP_SECRET_MIN_ENTROPY_BITS = 80;
@@ -272,6 +383,18 @@ export type Config = z.infer<typeof configSchema>;
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}
+
+/** The pages' target settings alone (the full build has none of the server's), refused as the server refuses them. */
+export function loadPageTargetSettings(env: Record<string, string | undefined> = process.env): PageTargetSettings {
+  const parsed = z.object({ ...pageTargetShape, PUBLIC_PROTOCOL: z.enum(['http', 'https']).default('http') }).superRefine((c, ctx) => {
+    for (const refusal of pageTargetRefusals(c)) ctx.addIssue({ code: 'custom', path: [refusal.setting], message: refusal.message });
+  }).safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);

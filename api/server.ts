@@ -17,14 +17,17 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { loadConfig, type Config } from './config.ts';
-import { createApp, type AstroHandler } from './app.ts';
+import type { AstroHandler } from './deps.ts';
+import { createApp } from './app.ts';
 import { listen } from './http/node-server.ts';
 import { loggerFor, type Logger } from './log.ts';
 import { Workers } from './background.ts';
 import { openDb, dialectOf, type Db } from '../db/client.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import { importUploadsDir } from './admin/uploads.ts';
 import { describePayments } from './payments/registry.ts';
 import { backgroundJobs } from './jobs.ts';
+import { createFeedSignal } from './publish/feed-signal.ts';
 import { createMetrics } from './ops/metrics.ts';
 import { clusterReader, offerToCluster, registryReader, serveMetrics } from './ops/metrics-server.ts';
 
@@ -54,8 +57,11 @@ export async function startServer(config: Config = loadConfig(), options: { log?
   } else {
     log.info(`No built site at ${entry}: run \`npm run build\` first. Serving the API only.`);
   }
-  const base = { db, dialect: dialectOf(config.DATABASE_URL), config, now: () => Math.floor(Date.now() / 1000) };
+  const base = { db, dialect: dialectOf(config.DATABASE_URL), config, now: () => Math.floor(Date.now() / 1000), feedSignal: createFeedSignal() };
   const deps = { ...base, metrics: createMetrics(base) };
+  // Logos and covers an earlier version kept in a folder: into the database, before the first request asks for one.
+  const imported = await importUploadsDir(deps, config.UPLOADS_DIR);
+  if (imported > 0) log.info('uploaded images read into the database', { images: imported, from: config.UPLOADS_DIR });
   const app = createApp(deps, { astro });
   // METRICS_PORT: this process's metrics on a port of their own; in a cluster the primary serves them all.
   const metricsServer = config.METRICS_PORT && !cluster.isWorker

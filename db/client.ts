@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, type Transaction } from 'kysely';
+import { Kysely, type Compilable, type Transaction } from 'kysely';
 import { RoutingSqliteDialect } from './sqlite-driver.ts';
 import { startCheckpointer, WRITER_BACKSTOP_PAGES, type Checkpointer } from './checkpointer.ts';
 import { CodecPlugin, CodecPostgresDialect } from './codec.ts';
@@ -65,6 +65,10 @@ export function openDb(options: OpenOptions = {}): Db {
       }) as typeof pool.connect;
     }
     pool.on('connect', preparingStatements);
+    // The server ending an idle connection (a restart, a failover, pg_terminate_backend) costs that connection
+    // only: the pool has already dropped it and opens another on next use. Without a listener the pool's 'error'
+    // event would be thrown, and take the process and every checkout in flight with it.
+    pool.on('error', (error) => process.emitWarning(`PostgreSQL ended an idle connection: ${error.message}`, 'DatabaseWarning'));
     const db = new Kysely<Database>({
       dialect: new CodecPostgresDialect({ pool }),
       plugins: [new CodecPlugin(false)],
@@ -127,46 +131,105 @@ const BEGIN = /^\s*begin\s*$/i;
 const BEGUN = { command: 'BEGIN', rowCount: null, rows: [], fields: [] };
 
 /**
+ * Marks a write whose answer nobody reads (writeLater): in a PostgreSQL transaction it is held back and sent with the
+ * transaction's next statement, COMMIT at the latest. A comment, so SQLite runs the same text as it comes.
+ */
+export const SENT_LATER = '/* sent with the next statement */ ';
+const COMMIT = /^\s*commit\s*$/i;
+const ROLLBACK = /^\s*rollback\s*$/i;
+/** What kysely reads of the answer to a held write: no rows, no count (writeLater promises no more). */
+const HELD = { command: 'HELD', rowCount: null, rows: [], fields: [] };
+
+/**
+ * A write that needs no answer, run on `q`. Inside a PostgreSQL transaction it costs no round trip of its own: it
+ * goes out in one write with the transaction's next statement (see preparingStatements), and a failure of it fails
+ * that statement (COMMIT included), so the transaction never commits without it. Outside a transaction, and on
+ * SQLite, it runs at once. Only for writes whose failure no caller handles by itself (a conflict caught and answered
+ * would surface at the next statement instead).
+ */
+export async function writeLater(q: Pick<Db, 'executeQuery'>, query: Compilable): Promise<void> {
+  const compiled = query.compile();
+  await q.executeQuery({ ...compiled, sql: SENT_LATER + compiled.sql });
+}
+
+/**
  * Every round trip to PostgreSQL costs both processes a wake-up, which on this kind of machine costs more than
- * most of our statements: so a transaction's BEGIN is held back and written with its first statement, in one
- * write (the connection is in pg's pipeline mode, so the second is sent without waiting for the first's answer).
- * The statement's answer waits for BEGIN's: if BEGIN failed, so does the statement. BEGIN on a live connection
+ * most of our statements: so a transaction's BEGIN is held back and written with its first statement, and its held
+ * writes (writeLater) with the statement after them, in one write (the connection is in pg's pipeline mode, so each
+ * is sent without waiting for the one before's answer). The statement's answer waits for theirs, and fails with the
+ * first of them that failed: PostgreSQL then runs nothing more of the transaction, and answers COMMIT by rolling it
+ * back, so that failure is what the caller sees. ROLLBACK drops the held writes unsent. BEGIN on a live connection
  * fails only when the connection does, and then the statement never runs either.
  */
 function preparingStatements(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
   let beginHeld = false;
-  const send = (...args: unknown[]): Promise<unknown> => {
-    if (!beginHeld) return query(...args);
+  let inTransaction = false;
+  let held: string[][] = [];
+  let heldValues: unknown[][] = [];
+  const named = (config: string, values: unknown[] | undefined): Promise<unknown> => {
+    let name = PG_STATEMENT_NAMES.get(config);
+    if (name === undefined) {
+      if (PG_STATEMENT_NAMES.size >= PG_MAX_NAMED_STATEMENTS) return query(config, values);
+      PG_STATEMENT_NAMES.set(config, (name = `k${PG_STATEMENT_NAMES.size}`));
+    }
+    return query({ name, text: config, values }).catch((error: { code?: string }) => {
+      // 0A000 "cached plan must not change result type": the table changed under a prepared `select *`.
+      if (error?.code !== '0A000') throw error;
+      return query(config, values);
+    });
+  };
+  const send = (sendOne: () => Promise<unknown>): Promise<unknown> => {
+    if (!beginHeld && held.length === 0) return sendOne();
+    const writes = held.map(([text], i) => [text, heldValues[i]] as const);
+    const begin = beginHeld;
     beginHeld = false;
+    held = [];
+    heldValues = [];
     const stream = (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } }).connection.stream;
     stream.cork();
     try {
-      const begun = query('begin');
-      const answer = query(...args);
-      return Promise.all([begun, answer]).then(([, result]) => result);
+      const before = [...(begin ? [query('begin')] : []), ...writes.map(([text, values]) => named(text, values))];
+      const answer = sendOne();
+      return Promise.allSettled([...before, answer]).then((settled) => {
+        const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+        if (failed) throw failed.reason;
+        return (settled[settled.length - 1] as PromiseFulfilledResult<unknown>).value;
+      });
     } finally {
       stream.uncork();
     }
   };
   client.query = ((...args: unknown[]) => {
     const [config, values] = args;
-    if (args.length <= 2 && typeof config === 'string' && BEGIN.test(config) && (values === undefined || (Array.isArray(values) && values.length === 0))) {
+    const plain = args.length <= 2 && typeof config === 'string' && (values === undefined || Array.isArray(values));
+    if (plain && BEGIN.test(config) && (values === undefined || values.length === 0)) {
       beginHeld = true;
+      inTransaction = true;
       return Promise.resolve(BEGUN);
     }
-    // kysely calls query(text, values); anything else (a config object, a callback) goes through as it came.
-    if (args.length > 2 || typeof config !== 'string' || !PREPARABLE.test(config) || (values !== undefined && !Array.isArray(values))) return send(...args);
-    let name = PG_STATEMENT_NAMES.get(config);
-    if (name === undefined) {
-      if (PG_STATEMENT_NAMES.size >= PG_MAX_NAMED_STATEMENTS) return send(config, values);
-      PG_STATEMENT_NAMES.set(config, (name = `k${PG_STATEMENT_NAMES.size}`));
+    if (plain && config.startsWith(SENT_LATER)) {
+      const text = config.slice(SENT_LATER.length);
+      if (!inTransaction) return named(text, values);
+      held.push([text]);
+      heldValues.push(values ?? []);
+      return Promise.resolve(HELD);
     }
-    return send({ name, text: config, values }).catch((error: { code?: string }) => {
-      // 0A000 "cached plan must not change result type": the table changed under a prepared `select *`.
-      if (error?.code !== '0A000') throw error;
-      return query(config, values);
-    });
+    if (plain && (COMMIT.test(config) || ROLLBACK.test(config))) {
+      inTransaction = false;
+      if (ROLLBACK.test(config)) {
+        held = [];
+        heldValues = [];
+        // A transaction whose BEGIN never went out has nothing to roll back on the server.
+        if (beginHeld) {
+          beginHeld = false;
+          return Promise.resolve({ ...BEGUN, command: 'ROLLBACK' });
+        }
+      }
+    }
+    // kysely calls query(text, values); anything else (a config object, a callback) goes through as it came.
+    if (!plain || !PREPARABLE.test(config)) return send(() => query(...args));
+    return send(() => named(config, values as unknown[] | undefined));
   }) as typeof client.query;
 }
 

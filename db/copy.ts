@@ -168,7 +168,9 @@ function sourceTables(source: SQLite.Database): Map<string, string[]> {
   const tables = new Map<string, string[]>();
   for (const { name } of all) {
     if (virtual.some((v) => name === v || name.startsWith(`${v}_`))) continue;
-    const columns = source.prepare('select name from pragma_table_info(?) order by cid').all(name) as Array<{ name: string }>;
+    // table_xinfo, not table_info: generated columns (hidden 2 and 3: the admin's learner columns) are read and
+    // copied as values, into the plain columns PostgreSQL's trigger fills (silenced while rows arrive).
+    const columns = source.prepare('select name from pragma_table_xinfo(?) where hidden in (0, 2, 3) order by cid').all(name) as Array<{ name: string }>;
     tables.set(name, columns.map((c) => c.name));
   }
   return tables;
@@ -362,6 +364,79 @@ async function moveSequences(client: pg.Client, tables: TableShape[], given: Map
   return moved;
 }
 
+/** The migrations the source ran, refused unless they are exactly this version's. */
+function sourceLevel(source: SQLite.Database): Set<string> {
+  // The source's migration level: exactly this version's, so the target migrated below has its schema.
+  const known = Object.keys(migrations);
+  const ran = new Set(sourceMigrations(source));
+  const behind = known.filter((m) => !ran.has(m));
+  if (behind.length) {
+    throw new CopyRefused(`The source is missing migrations ${behind.join(', ')}: start this version on it once (or run `
+      + '`DATABASE_URL=<file> npm run db:reindex`, which migrates it), then copy again.');
+  }
+  const unknown = [...ran].filter((m) => !known.includes(m));
+  if (unknown.length) throw new CopyRefused(`The source has migrations this version does not know (${unknown.join(', ')}): copy with the version that wrote it.`);
+  return ran;
+}
+
+/**
+ * Copies every table in one transaction, with the tables' triggers off and the foreign keys checked at the end,
+ * then moves the sequences; answers them.
+ */
+async function copyTables(source: SQLite.Database, client: pg.Client, tables: TableShape[], given: Map<string, bigint>, batchRows: number, log: (line: string) => void): Promise<CopyResult['sequences']> {
+  await client.query('begin');
+  try {
+    const { rows: fks } = await client.query<ForeignKey>(
+      `select c.conrelid::regclass::text as table, c.conname as name, c.condeferrable as deferrable, c.condeferred as deferred
+       from pg_constraint c where c.contype = 'f' and c.connamespace = current_schema()::regnamespace`,
+    );
+    for (const t of tables) await client.query(`alter table ${quote(t.name)} disable trigger user`);
+    for (const fk of fks.filter((f) => !f.deferrable)) await client.query(`alter table ${fk.table} alter constraint ${quote(fk.name)} deferrable`);
+    await client.query('set constraints all deferred');
+    for (const t of tables) {
+      const started = performance.now();
+      const n = await copyTable(source, client, t, batchRows);
+      log(`  ${t.name}: ${n} rows (${Math.round(performance.now() - started)} ms)`);
+    }
+    // The foreign keys are checked here, before anything is committed.
+    await client.query('set constraints all immediate');
+    for (const fk of fks.filter((f) => !f.deferrable)) await client.query(`alter table ${fk.table} alter constraint ${quote(fk.name)} not deferrable`);
+    for (const t of tables) await client.query(`alter table ${quote(t.name)} enable trigger user`);
+    const sequences = await moveSequences(client, tables, given);
+    await client.query('commit');
+    return sequences;
+  } catch (error) {
+    await client.query('rollback').catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Compares each copied table's rows and checksum on both sides, and the rebuilt read model's row counts. */
+async function verifyCopy(source: SQLite.Database, client: pg.Client, tables: TableShape[], batchRows: number): Promise<TableResult[]> {
+  const results: TableResult[] = [];
+  await client.query('begin isolation level repeatable read read only');
+  try {
+    for (const t of tables) {
+      const s = sourceChecksum(source, t);
+      const g = await targetChecksum(client, t, batchRows);
+      results.push({
+        table: t.name, kind: 'copied', sourceRows: s.rows, targetRows: g.rows, sourceChecksum: s.checksum, targetChecksum: g.checksum,
+        ok: s.rows === g.rows && s.checksum === g.checksum,
+      });
+    }
+    // The read model: one row per course on each side.
+    const courses = await count(client, 'courses');
+    for (const name of REBUILT_TABLES) {
+      const n = await count(client, name);
+      const sourceRows = Number((source.prepare(`select count(*) as n from ${quote(name)}`).get() as { n: bigint }).n);
+      results.push({ table: name, kind: 'rebuilt', sourceRows, targetRows: n, sourceChecksum: null, targetChecksum: null, ok: n === sourceRows && n === courses });
+    }
+  } finally {
+    await client.query('commit');
+  }
+  return results;
+}
+
 export async function copySqliteToPostgres(options: CopyOptions): Promise<CopyResult> {
   const log = options.log ?? (() => {});
   const batchRows = options.batchRows ?? DEFAULT_BATCH_ROWS;
@@ -370,16 +445,7 @@ export async function copySqliteToPostgres(options: CopyOptions): Promise<CopyRe
   let clientOpen = false;
   const db = openDb({ url: options.to, poolSize: 2 });
   try {
-    // The source's migration level: exactly this version's, so the target migrated below has its schema.
-    const known = Object.keys(migrations);
-    const ran = new Set(sourceMigrations(source));
-    const behind = known.filter((m) => !ran.has(m));
-    if (behind.length) {
-      throw new CopyRefused(`The source is missing migrations ${behind.join(', ')}: start this version on it once (or run `
-        + '`DATABASE_URL=<file> npm run db:reindex`, which migrates it), then copy again.');
-    }
-    const unknown = [...ran].filter((m) => !known.includes(m));
-    if (unknown.length) throw new CopyRefused(`The source has migrations this version does not know (${unknown.join(', ')}): copy with the version that wrote it.`);
+    const ran = sourceLevel(source);
 
     await client.connect();
     clientOpen = true;
@@ -393,59 +459,14 @@ export async function copySqliteToPostgres(options: CopyOptions): Promise<CopyRe
     const target = await refuseNonEmpty(client);
     const tables = plan(source, target);
     const given = sqliteSequences(source);
-
-    let sequences: CopyResult['sequences'] = [];
-    await client.query('begin');
-    try {
-      const { rows: fks } = await client.query<ForeignKey>(
-        `select c.conrelid::regclass::text as table, c.conname as name, c.condeferrable as deferrable, c.condeferred as deferred
-         from pg_constraint c where c.contype = 'f' and c.connamespace = current_schema()::regnamespace`,
-      );
-      for (const t of tables) await client.query(`alter table ${quote(t.name)} disable trigger user`);
-      for (const fk of fks.filter((f) => !f.deferrable)) await client.query(`alter table ${fk.table} alter constraint ${quote(fk.name)} deferrable`);
-      await client.query('set constraints all deferred');
-      for (const t of tables) {
-        const started = performance.now();
-        const n = await copyTable(source, client, t, batchRows);
-        log(`  ${t.name}: ${n} rows (${Math.round(performance.now() - started)} ms)`);
-      }
-      // The foreign keys are checked here, before anything is committed.
-      await client.query('set constraints all immediate');
-      for (const fk of fks.filter((f) => !f.deferrable)) await client.query(`alter table ${fk.table} alter constraint ${quote(fk.name)} not deferrable`);
-      for (const t of tables) await client.query(`alter table ${quote(t.name)} enable trigger user`);
-      sequences = await moveSequences(client, tables, given);
-      await client.query('commit');
-    } catch (error) {
-      await client.query('rollback').catch(() => undefined);
-      throw error;
-    }
+    const sequences = await copyTables(source, client, tables, given, batchRows, log);
 
     log('Rebuilding the search read model…');
     await rebuildSearchIndex(db);
     await client.query('analyze');
 
     log('Verifying…');
-    const results: TableResult[] = [];
-    await client.query('begin isolation level repeatable read read only');
-    try {
-      for (const t of tables) {
-        const s = sourceChecksum(source, t);
-        const g = await targetChecksum(client, t, batchRows);
-        results.push({
-          table: t.name, kind: 'copied', sourceRows: s.rows, targetRows: g.rows, sourceChecksum: s.checksum, targetChecksum: g.checksum,
-          ok: s.rows === g.rows && s.checksum === g.checksum,
-        });
-      }
-      // The read model: one row per course on each side.
-      const courses = await count(client, 'courses');
-      for (const name of REBUILT_TABLES) {
-        const n = await count(client, name);
-        const sourceRows = Number((source.prepare(`select count(*) as n from ${quote(name)}`).get() as { n: bigint }).n);
-        results.push({ table: name, kind: 'rebuilt', sourceRows, targetRows: n, sourceChecksum: null, targetChecksum: null, ok: n === sourceRows && n === courses });
-      }
-    } finally {
-      await client.query('commit');
-    }
+    const results = await verifyCopy(source, client, tables, batchRows);
     return { tables: results, sequences, ok: results.every((r) => r.ok) };
   } finally {
     if (source.inTransaction) source.exec('commit');

@@ -2,7 +2,7 @@
  * Database types (kysely). JSON columns hold the parsed value (db/codec.ts encodes and decodes them).
  * Times are epoch seconds, money is integer pence.
  */
-import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { Generated, Insertable, Selectable } from 'kysely';
 import type { PublicTables } from './schema/public.ts';
 import type { AccountTables } from './schema/accounts.ts';
 import type { CheckoutTables } from './schema/checkout.ts';
@@ -11,8 +11,10 @@ import type { PaymentTables } from './schema/payments.ts';
 import type { DocumentTables } from './schema/documents.ts';
 import type { MembershipTables } from './schema/memberships.ts';
 import type { PublishTables } from './schema/publish.ts';
-
-export type WithDefault<T> = ColumnType<T, T | undefined, T>;
+import type { AdminTables } from './schema/admin.ts';
+import type { CourseAdminTables } from './schema/course-admin.ts';
+import type { WithDefault } from './schema/columns.ts';
+import type { AdminBookingTables } from './schema/admin-bookings.ts';
 
 export interface FeatureFlags {
   hide_marketing_consent: boolean;
@@ -65,6 +67,8 @@ export interface EducatorsTable {
   enquiry_types: { label: string }[];
   form_ref: string | null;
   created_at: number;
+  /** Raised by every admin save (optimistic concurrency, migration 0230). */
+  revision: WithDefault<number>;
 }
 
 export interface CategoriesTable { id: string; slug: string; name: string }
@@ -72,10 +76,11 @@ export interface CategoriesTable { id: string; slug: string; name: string }
 export interface LocationsTable {
   id: string; educator_id: string; name: string | null; city: string; formatted: string;
   address: AddressParts | null; lat: number | null; lng: number | null;
+  revision: WithDefault<number>;
 }
 export interface FaqsTable { id: string; educator_id: string; question: string; answer: string }
 export interface LessonsTable { id: string; educator_id: string; name: string }
-export interface FormsTable { id: string; educator_id: string | null; name: string }
+export interface FormsTable { id: string; educator_id: string | null; name: string; revision: WithDefault<number> }
 export type FieldDataType =
   | 'url' | 'address' | 'boolean' | 'checkbox' | 'date' | 'dropdown' | 'email' | 'first_name'
   | 'last_name' | 'number' | 'radio' | 'tel' | 'text' | 'textarea' | 'statement';
@@ -126,11 +131,12 @@ export interface CoursesTable {
   educator_travel_settings: EducatorTravelSettings;
   student_travel_settings: StudentTravelSettings;
   published: WithDefault<boolean>;
+  revision: WithDefault<number>;
 }
 
 export interface CollectionsTable {
   id: string; educator_id: string; name: string; image_url: string | null;
-  published: WithDefault<boolean>; position: WithDefault<number>;
+  published: WithDefault<boolean>; position: WithDefault<number>; revision: WithDefault<number>;
 }
 export interface CollectionCoursesTable { collection_id: string; course_id: string; position: WithDefault<number> }
 
@@ -147,6 +153,9 @@ export interface OccurrencesTable {
   available_spaces: number | null;
   parent_ref: string | null;
   individually_bookable: WithDefault<boolean>;
+  revision: WithDefault<number>;
+  /** The dates made together by one repeating rule share it (migration 0260); null: a single date. */
+  series_id: string | null;
 }
 
 export interface OffersTable {
@@ -198,6 +207,8 @@ export interface PaymentOptionsTable {
   educator_id: string;
   course_id: string | null;
   invoice_due_days: WithDefault<number>;
+  /** Raised by every admin save (optimistic concurrency, migration 0240). */
+  revision: WithDefault<number>;
 }
 
 /** One payment method of a set of payment options: any method the provider registry knows (PAYMENT_METHODS). */
@@ -222,6 +233,7 @@ export interface VouchersTable {
   max_uses: number | null;
   uses: WithDefault<number>;
   created_at: number;
+  revision: WithDefault<number>;
 }
 
 export interface CatalogueMetaTable { key: string; value: string }
@@ -230,7 +242,7 @@ export interface CatalogueMetaTable { key: string; value: string }
  * Every table. Each area keeps its own tables in its own file (db/schema/*.ts) so that
  * areas can grow without editing each other's types.
  */
-export interface Database extends CatalogueTables, PublicTables, AccountTables, CheckoutTables, PaymentTables, DocumentTables, MembershipTables, PublishTables, GiftTables {}
+export interface Database extends CatalogueTables, PublicTables, AccountTables, CheckoutTables, PaymentTables, DocumentTables, MembershipTables, PublishTables, GiftTables, AdminTables, CourseAdminTables, AdminBookingTables {}
 
 export interface CatalogueTables {
   educators: EducatorsTable;

@@ -1,6 +1,6 @@
 /**
  * npm run check:static-host — runs deploy/nginx/site.conf in a throw-away nginx (its own prefix, a free port,
- * not a daemon) in front of a small site written with the build's writer (api/static/files.ts: pages with
+ * not a daemon) in front of a small site written with the build's writer (src/lib/site-files.ts: pages with
  * .br/.gz siblings) and a stub in place of the Node server, and checks what a browser would get: the
  * {slug}.{host} → /minisite/{slug} rewrite, precompressed answers by Accept-Encoding with Vary, ETag and
  * 304, HEAD, cache and security headers, 404s, and what goes to the Node server.
@@ -15,7 +15,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { createServer, request } from 'node:http';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { writeSiteFile } from '../api/static/files.ts';
+import { writeSiteFile } from '../src/lib/site-files.ts';
 import { baseSecurityHeaders } from '../api/http/security-headers.ts';
 import { freePort } from '../tests/helpers/ports.ts';
 

@@ -1,10 +1,8 @@
 /**
- * The few cryptographic primitives accounts need, all from node:crypto:
- * - passwords: scrypt (N = 2^15 or more, r = 8, p = 1), a random 16-byte salt per hash, compared with timingSafeEqual;
- * - secrets (session tokens, magic links, hand-off and embed codes): 32 random bytes, base64url,
- *   stored only as their SHA-256 hash.
+ * Passwords, from node:crypto: scrypt (N = 2^15 or more, r = 8, p = 1), a random 16-byte salt per hash, compared
+ * with timingSafeEqual. Random ids, secrets and their hashes are api/shared/ids.ts.
  */
-import { createHash, randomBytes, randomFillSync, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
 const KEY_LENGTH = 32;
 const SALT_LENGTH = 16;
@@ -53,46 +51,4 @@ export async function verifyDummyPassword(password: string, logN = 15): Promise<
   dummy ??= hashPassword('not-a-real-password', logN);
   await verifyPassword(password, await dummy);
   return false;
-}
-
-// Random bytes drawn from the system's generator 4 KB at a time and handed out in slices, as Node does for
-// randomUUID: a checkout makes about ten ids and tokens, and a call to the generator for each cost ~2 % of the
-// server's time on the checkout benchmark. The bytes are the same cryptographic random bytes, each used once.
-const POOL_SIZE = 4096;
-const pool = Buffer.alloc(POOL_SIZE);
-let poolOffset = POOL_SIZE;
-
-/** `size` cryptographically random bytes in a buffer of their own (more than 256 come straight from the generator). */
-export function randomBytesPooled(size: number): Buffer {
-  if (size > 256) return randomBytes(size);
-  if (poolOffset + size > POOL_SIZE) {
-    randomFillSync(pool);
-    poolOffset = 0;
-  }
-  // A failed refill throws and leaves the offset at the end, so no byte is ever handed out twice.
-  const bytes = Buffer.from(pool.subarray(poolOffset, poolOffset + size));
-  poolOffset += size;
-  return bytes;
-}
-
-/** A fresh secret: 32 random bytes, base64url (43 characters). */
-export function newSecret(): string {
-  return randomBytesPooled(32).toString('base64url');
-}
-
-/** SHA-256 of a secret, hex: what the database keeps instead of the secret. */
-export function sha256(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
-}
-
-/** A random, URL-safe id with a readable prefix, e.g. 'usr_3kq…'. */
-export function newId(prefix: string): string {
-  return `${prefix}_${randomBytesPooled(12).toString('base64url')}`;
-}
-
-/** Constant-time comparison of two strings. */
-export function safeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }

@@ -6,9 +6,10 @@
  */
 import type { Db } from '../../db/client.ts';
 import type { Config } from '../config.ts';
-import type { RequestSite } from '../http/context.ts';
-import type { SessionUser } from './types.ts';
-import { adminOrigin, mainSiteOrigin, usesHandoff } from './site.ts';
+import type { RequestSite } from '../deps.ts';
+import type { SessionUser } from '../../src/domain/session-user.ts';
+import { adminOrigin, mainSiteOrigin } from '../shared/origins.ts';
+import { usesHandoff } from './site.ts';
 
 export interface IdentityEducator {
   id: string;

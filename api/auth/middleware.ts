@@ -6,12 +6,12 @@
  *   on third-party cookies). A bearer header is never sent automatically by a browser, so it needs no CSRF check.
  */
 import type { Context, MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../app.ts';
+import type { AppEnv } from '../deps.ts';
 import { ProblemError } from '../../src/domain/problems.ts';
 import { readSessionCookie } from '../http/cookies.ts';
 import { authProblems } from './problems.ts';
 import { resolveSession, type ResolvedSession } from './sessions.ts';
-import type { SessionUser } from './types.ts';
+import type { SessionUser } from '../../src/domain/session-user.ts';
 
 const resolved = new WeakMap<Request, ResolvedSession | null>();
 

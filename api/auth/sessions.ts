@@ -5,8 +5,8 @@
  */
 import type { Db } from '../../db/client.ts';
 import type { AuthMethod, AuthTokenRow, SessionKind, TokenPurpose } from '../../db/schema/accounts.ts';
-import type { SessionUser } from './types.ts';
-import { newId, newSecret, sha256 } from './crypto.ts';
+import type { SessionUser } from '../../src/domain/session-user.ts';
+import { newId, newSecret, sha256 } from '../shared/ids.ts';
 import { toSessionUser } from './users.ts';
 import { compiledOnce } from '../../db/compiled.ts';
 

@@ -1,8 +1,8 @@
 /** Users: lookup, creation, and the SessionUser the rest of the API sees. */
 import type { Db } from '../../db/client.ts';
 import type { UserRow } from '../../db/schema/accounts.ts';
-import type { SessionUser } from './types.ts';
-import { newId } from './crypto.ts';
+import type { SessionUser } from '../../src/domain/session-user.ts';
+import { newId } from '../shared/ids.ts';
 
 /** E-mail addresses are compared and stored trimmed and in lower case. */
 export function normaliseEmail(email: string): string {
@@ -58,7 +58,8 @@ export async function educatorIdsOf(db: Db, userId: string): Promise<string[]> {
   return rows.map((r) => r.educator_id);
 }
 
-export function toSessionUser(user: UserRow, educatorIds: string[]): SessionUser {
+/** Who a user is, as both the session and the account settings say it. */
+function identityOf(user: UserRow) {
   return {
     id: user.id,
     studentId: user.student_id,
@@ -66,7 +67,20 @@ export function toSessionUser(user: UserRow, educatorIds: string[]): SessionUser
     emailConfirmed: Boolean(user.email_confirmed),
     firstName: user.first_name,
     lastName: user.last_name,
-    avatarUrl: user.avatar_url,
-    educatorIds,
   };
+}
+
+export function toSessionUser(user: UserRow, educatorIds: string[]): SessionUser {
+  return { ...identityOf(user), avatarUrl: user.avatar_url, educatorIds };
+}
+
+/** The account settings' view of a user (GET /api/account, the account settings page). */
+export interface Account extends Omit<SessionUser, 'avatarUrl' | 'educatorIds'> {
+  avatar: { url: string | null };
+  hasPassword: boolean;
+  createdAt: number;
+}
+
+export function accountOf(user: UserRow): Account {
+  return { ...identityOf(user), avatar: { url: user.avatar_url }, hasPassword: Boolean(user.password_hash), createdAt: Number(user.created_at) };
 }

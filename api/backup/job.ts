@@ -6,7 +6,7 @@
  * When the last backup was taken is read from the manifests in the folder, so a restart neither skips a backup
  * nor takes one it does not need.
  */
-import type { Deps } from '../app.ts';
+import type { Deps } from '../deps.ts';
 import type { BackgroundJob } from '../background.ts';
 import { loggerFor } from '../log.ts';
 import { listBackups, pruneBackups, takeBackup, type BackupOptions } from '../../db/backup.ts';

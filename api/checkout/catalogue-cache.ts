@@ -7,7 +7,7 @@
  * to those tables, whoever writes) is the one it was read at. The version is always read BEFORE the rows it
  * stamps, so an entry can only be older than its stamp says if a write came in between — and then the stamp is
  * already behind the table and the next read reloads. The checkout engine reads the version with the checkout
- * row itself (api/checkout/engine.ts), so a hit costs no statement at all; elsewhere it costs one.
+ * row itself (api/checkout/engine/persist.ts), so a hit costs no statement at all; elsewhere it costs one.
  *
  * Entries are frozen: they are shared by every request of the process, and a caller that changed one would
  * change every later checkout's prices. Occurrences are not kept (their spaces move with every hold).

@@ -1,78 +1,24 @@
 /**
- * What one checkout action works with: the checkout row (a working copy), its flow's definition, the catalogue
- * it refers to, the signed-in user and the selections made so far — plus the rules derived from them (steps,
- * costs) by asking the flow's definition, never by testing the flow's name.
+ * What one checkout action works with (the working context, `Ctx` of ./definition.ts: the checkout row as a working
+ * copy, its flow's definition, the catalogue it refers to, the signed-in user) and the rules derived from it —
+ * the steps of its path, its recorded step states, its costs — by asking the flow's definition, never by testing
+ * the flow's name.
  */
-import type { Deps } from '../app.ts';
-import type { Dialect } from '../../db/client.ts';
-import type { SessionUser } from '../auth/types.ts';
-import type { CheckoutRow, SpaceHoldRow } from '../../db/schema/checkout.ts';
-import type { AddOnRow, CatalogueStamp, CheckoutCatalogue, OccurrenceCatalogue, OfferRow, Q } from '../../db/queries/checkout.ts';
+import type { CheckoutRow } from '../../db/schema/checkout.ts';
+import type { AddOnRow, CheckoutCatalogue, OfferRow, Q } from '../../db/queries/checkout.ts';
 import type { Course } from '../../db/schema.ts';
-import type { Flow } from '../../src/domain/checkout/flows.ts';
-import { stepsFor, type StepId } from '../../src/domain/checkout/steps.ts';
-import type { SelectedOffer } from '../../src/domain/pricing.ts';
+import { stepsOfRules, type StepId } from '../../src/domain/checkout/steps.ts';
 import { applyGiftCard, computeCostSummary, type CostSummary, type PricedLine } from '../../src/domain/checkout/costSummary.ts';
 import { spendableBalance } from '../gifts/cards.ts';
 import { requestedSpacesOf } from '../../src/domain/checkout/ui.ts';
-import type { FlowDefinition, StepDef } from './definition.ts';
+import type { Ctx, Selection, StepDef, VoucherLike } from './definition.ts';
 import { memberDiscountLines } from '../../src/domain/memberships.ts';
 import { benefitsFor, type MemberBenefits } from '../memberships/service.ts';
+import { stepStateOf, type StepStateKey, type StepStates } from '../../src/domain/checkout/step-state.ts';
 import { membershipNow } from '../memberships/clock.ts';
 
-export interface AddOnSelection {
-  addonId: string;
-  quantity: number;
-}
-
-/** stepState.price (spec 3): the offers, add-ons, spaces and voucher of booking, bookingApplication and order. */
-export interface PriceState {
-  offers: SelectedOffer[];
-  addOns: AddOnSelection[];
-  spacesRequested: number;
-  voucherId: string | null;
-  /** The learner asked to pay one space with a membership credit (docs/gifts-and-memberships.md). */
-  useCredit?: boolean;
-  /** A gift card entered under "Apply promo code or gift card" (it pays up to its balance). */
-  giftCardId?: string | null;
-}
-
-/** stepState.delivery (spec 3) of the request flow. */
-export interface DeliveryState {
-  selectedDurationId: string | null;
-  delivery: { type: 'Online' } | { type: 'Educator travels'; address: string } | { type: 'Student travels'; location_ref: string };
-  pricing: { type: 'offers'; offers: Record<string, number>; addOns: Record<string, number> } | { type: 'spaces'; quantity: number };
-  requestedSpaces: number;
-  payableCost: number;
-  /** "Apply promo code or gift card" of an instant booking (api/checkout/steps/request.ts). */
-  voucherId?: string | null;
-  giftCardId?: string | null;
-}
-
-/** stepState.dates (spec 3) of the request, group and date request flows. */
-export interface DatesState {
-  type: 'preferred dates' | 'available date';
-  preferredDates: string[];
-  availableDate: string | null;
-  skipAvailableDates: boolean;
-  offers?: SelectedOffer[];
-  addOns?: AddOnSelection[];
-  spacesRequested?: number;
-}
-
-/** stepState.payment (spec 3). `paypalOrderId` is the spec's name for the order a wallet buyer approves. */
-export interface PaymentStepState {
-  paymentMethod: string | null;
-  clientSecret: string | null;
-  connectedAccountId: string | null;
-  paypalOrderId: string | null;
-  invoiceDetails: Record<string, unknown> | null;
-  paymentId: string | null;
-  paymentStatus: string | null;
-}
-
-/** Any flow's definition (a union: each flow's steps are its own). */
-export type AnyFlowDefinition = { [F in Flow]: FlowDefinition<F> }[Flow];
+// The working context and the definitions' shapes are declared with the definitions (one module, no cycle of types).
+export type { AnyFlowDefinition, Ctx, Selection, VoucherLike } from './definition.ts';
 
 /**
  * The course a course flow sells. Flows that sell from the educator (FLOW_RULES courseTypes null) have none; the
@@ -83,46 +29,22 @@ export function courseOf(ctx: Pick<Ctx, 'cat'>): Course {
   return ctx.cat.course;
 }
 
-export interface Ctx {
-  deps: Deps;
-  q: Q;
-  dialect: Dialect;
-  now: number;
-  user: SessionUser | null;
-  row: CheckoutRow;
-  flow: Flow;
-  def: AnyFlowDefinition;
-  cat: CheckoutCatalogue;
-  occ: OccurrenceCatalogue | null;
-  /** The version of the catalogue read with the checkout row (api/checkout/catalogue-cache.ts). */
-  stamp?: CatalogueStamp;
-  /** Work to do after the transaction commits (cancel a provider payment, send mail…). */
-  after: Array<() => Promise<void>>;
-  /**
-   * Statements that lock a row every checkout of the educator needs (the invoice counter), run as the last of the
-   * transaction, after the checkout row is saved: the lock is then held for those statements and the commit only.
-   */
-  lastly?: Array<() => Promise<void>>;
-  /** The learner's membership benefits for this course (undefined: not read yet in this action). */
-  member?: MemberBenefits | null;
-  /** The checkout's hold as the action's transaction left it (null: none; undefined: not known, to be read). */
-  hold?: SpaceHoldRow | null;
-  /** Vouchers read during this action (they change only through holds, which do not alter the discount). */
-  vouchers?: Map<string, (VoucherLike & { id: string }) | null>;
-}
-
 /** The same checkout on another handle (after the transaction: read with the database, keep the catalogue read inside it). */
 export function withHandle(ctx: Ctx, q: Q, row: CheckoutRow = ctx.row): Ctx {
   return { ...ctx, q, row: { ...row, step_state: structuredClone(row.step_state ?? {}) }, after: [], lastly: [] };
 }
 
-export function entry<S>(ctx: Ctx, key: string): S | null {
-  const e = ctx.row.step_state[key];
-  return e ? (e.state as S) : null;
+/**
+ * A step's recorded state, typed by its stepState key (the step's id; `price` for Spaces and Offers, spec 3): the
+ * contract of src/domain/checkout/step-state.ts, which the island reads too. Null: not recorded.
+ */
+export function entry<K extends StepStateKey>(ctx: Pick<Ctx, 'row'>, key: K): StepStates[K] | null {
+  return stepStateOf(ctx.row.step_state, key);
 }
 
-export function setEntry(ctx: Ctx, key: string, state: object): void {
-  ctx.row.step_state[key] = { status: 'complete', state: state as Record<string, unknown> };
+/** Records a step's state under its key, in the contract's shape (the one way entries are written). */
+export function setEntry<K extends StepStateKey>(ctx: Pick<Ctx, 'row'>, key: K, state: StepStates[K]): void {
+  ctx.row.step_state[key] = { status: 'complete', state: state as unknown as Record<string, unknown> };
 }
 
 /** The step objects of the checkout's flow, by id (login and confirmation included when the flow lists them). */
@@ -133,7 +55,7 @@ export function stepObject(ctx: Pick<Ctx, 'def'>, id: StepId): StepDef | undefin
 
 /** Spec 2.14: the flow's steps in order, the login step while logged out, each kept only while it applies. */
 export async function stepsOf(ctx: Ctx): Promise<StepId[]> {
-  const listed = stepsFor({ flow: ctx.flow, loggedIn: !!ctx.user, paymentRequired: true });
+  const listed = stepsOfRules(ctx.def.rules, { loggedIn: !!ctx.user, paymentRequired: true });
   const kept: StepId[] = [];
   for (const id of listed) {
     const step = stepObject(ctx, id);
@@ -149,23 +71,6 @@ export function domainOffers(offers: ReadonlyArray<OfferRow>) {
 /** Spaces the checkout asks for (the number of attendees): one rule, shared with the screen. */
 export function requestedSpaces(ctx: Ctx): number {
   return requestedSpacesOf(ctx.row.step_state);
-}
-
-/** The selection the cost summary, the hold and the outcome are made of. */
-export interface Selection {
-  offers: SelectedOffer[];
-  addOns: AddOnSelection[];
-  extras: { label: string; cost: number; quantity: number }[];
-  spaces: number;
-  voucherId: string | null;
-  /** A gift card paying part of the total (api/gifts/cards.ts). */
-  giftCardId?: string | null;
-}
-
-export interface VoucherLike {
-  code: string;
-  kind: 'percent' | 'fixed';
-  amount: number;
 }
 
 /** The cost summary of a selection from a catalogue, with the educator's VAT and fee settings. */
@@ -250,6 +155,6 @@ async function memberDiscounts(ctx: Ctx, sel: Selection): Promise<{ text: string
     const offer = offers.find((o) => o.id === l.offerId);
     return { price: offer?.price ?? 0, quantity: l.quantity, spaces: offer?.spaces ?? 1 };
   });
-  const useCredit = !!entry<PriceState>(ctx, 'price')?.useCredit && Number(member.plan.credits_per_period) > 0;
+  const useCredit = !!entry(ctx, 'price')?.useCredit && Number(member.plan.credits_per_period) > 0;
   return memberDiscountLines(lines, { discountPercent: member.discountPercent, useCredit });
 }

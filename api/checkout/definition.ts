@@ -1,23 +1,78 @@
 /**
- * The shapes a checkout flow is built from (docs/checkout-design.md). A flow is a definition: one object per step
- * of its list in src/domain/checkout/flows.ts, plus what it sells, what it holds, whether it needs Payment, and
- * the outcome it records. A step is an object that knows whether it applies, whether it is complete, and the
- * actions it accepts — each with its payload schema and what it does. The engine (engine.ts) only looks things up:
- * the compiler refuses a flow without a definition, a definition without an object for one of its steps, and a
- * flow without an outcome.
+ * The shapes a checkout flow is built from (docs/checkout-design.md), and the working context every step and flow
+ * works with (`Ctx`). A flow is a definition: its rules (src/domain/checkout/flows.ts FlowRules, which the screen
+ * reads too), one object per step they list, what it sells, what it holds, whether it needs Payment, and the outcome
+ * it records. A step is an object that knows whether it applies, whether it is complete, and the actions it accepts —
+ * each with its payload schema and what it does. The engine (api/checkout/engine/) only looks things up: the
+ * compiler refuses a flow without a definition, a definition without an object for one of its steps, and a flow
+ * without an outcome.
  */
 import type { z } from 'zod';
-import type { Deps } from '../app.ts';
-import type { BookingRow, CheckoutRow, OrderRow } from '../../db/schema/checkout.ts';
-import type { AddOnRow, OfferRow } from '../../db/queries/checkout.ts';
-import type { Flow, FlowStepId } from '../../src/domain/checkout/flows.ts';
+import type { Deps } from '../deps.ts';
+import type { Dialect } from '../../db/client.ts';
+import type { SessionUser } from '../../src/domain/session-user.ts';
+import type { BookingRow, CheckoutRow, OrderRow, SpaceHoldRow } from '../../db/schema/checkout.ts';
+import type { AddOnRow, CatalogueStamp, CheckoutCatalogue, OccurrenceCatalogue, OfferRow, Q } from '../../db/queries/checkout.ts';
+import type { FlowRules, RuleStepId } from '../../src/domain/checkout/flows.ts';
 import type { StepId } from '../../src/domain/checkout/steps.ts';
 import type { CheckoutOutcome, OutcomeKind } from '../../src/domain/checkout/state.ts';
+import type { AddOnSelection, SelectedOffer, StepDefaults } from '../../src/domain/checkout/step-state.ts';
 import type { OutcomeColumns, PaymentState } from '../../db/schema/checkout.ts';
 import type { StoredLines } from '../../db/queries/bookings.ts';
 import { parseWith } from '../http/parse.ts';
 import type { ProviderPayment } from '../payments/types.ts';
-import type { Ctx, Selection } from './context.ts';
+import type { MemberBenefits } from '../memberships/service.ts';
+
+/**
+ * What one checkout action works with: the checkout row (a working copy), its flow's definition, the catalogue it
+ * refers to, its occurrence, the signed-in user, and what the action has read or queued so far.
+ */
+export interface Ctx {
+  deps: Deps;
+  q: Q;
+  dialect: Dialect;
+  now: number;
+  user: SessionUser | null;
+  row: CheckoutRow;
+  /** Its flow's definition: everything the engine and the steps ask about the flow (its `rules` included). */
+  def: AnyFlowDefinition;
+  cat: CheckoutCatalogue;
+  occ: OccurrenceCatalogue | null;
+  /** The version of the catalogue read with the checkout row (api/checkout/catalogue-cache.ts). */
+  stamp?: CatalogueStamp;
+  /** Work to do after the transaction commits (cancel a provider payment, send mail…). */
+  after: Array<() => Promise<void>>;
+  /**
+   * Statements that lock a row every checkout of the educator needs (the invoice counter), run as the last of the
+   * transaction, after the checkout row is saved: the lock is then held for those statements and the commit only.
+   */
+  lastly?: Array<() => Promise<void>>;
+  /** The learner's membership benefits for this course (undefined: not read yet in this action). */
+  member?: MemberBenefits | null;
+  /** The checkout's hold as the action's transaction left it (null: none; undefined: not known, to be read). */
+  hold?: SpaceHoldRow | null;
+  /** Vouchers read during this action (they change only through holds, which do not alter the discount). */
+  vouchers?: Map<string, (VoucherLike & { id: string }) | null>;
+}
+
+
+/** The selection the cost summary, the hold and the outcome are made of. */
+export interface Selection {
+  offers: SelectedOffer[];
+  addOns: AddOnSelection[];
+  extras: { label: string; cost: number; quantity: number }[];
+  spaces: number;
+  voucherId: string | null;
+  /** A gift card paying part of the total (api/gifts/cards.ts). */
+  giftCardId?: string | null;
+}
+
+export interface VoucherLike {
+  code: string;
+  kind: 'percent' | 'fixed';
+  amount: number;
+}
+
 
 /** What an action asks the engine to do next: move to the following step, or stay (a step may complete the checkout itself). */
 export type ActionResult = 'advance' | 'stay';
@@ -35,7 +90,8 @@ export interface Prepared {
 
 /** An action with its payload parsed: ready to prepare (outside the transaction) and run (inside it). */
 export interface BoundAction {
-  prepare(deps: Deps, row: CheckoutRow): Promise<Prepared>;
+  /** `rules`: the checkout's flow's (a membership's payment is saved for its renewals). */
+  prepare(deps: Deps, row: CheckoutRow, rules: FlowRules): Promise<Prepared>;
   run(ctx: Ctx, prepared: Prepared): Promise<ActionResult>;
   /** Repeated after the checkout completed, it answers with the state (a payment is confirmed by browser and webhook). */
   readonly repeatable: boolean;
@@ -54,7 +110,7 @@ export interface ActionDef {
  */
 export function action<S extends z.ZodType>(def: {
   payload: S;
-  prepare?: (deps: Deps, row: CheckoutRow, payload: z.output<S>) => Promise<Prepared>;
+  prepare?: (deps: Deps, row: CheckoutRow, payload: z.output<S>, rules: FlowRules) => Promise<Prepared>;
   handle: (ctx: Ctx, payload: z.output<S>, prepared: Prepared) => Promise<ActionResult> | ActionResult;
   repeatable?: boolean;
 }): ActionDef {
@@ -63,7 +119,7 @@ export function action<S extends z.ZodType>(def: {
     bind(rawPayload) {
       const payload: z.output<S> = parseWith(def.payload, rawPayload ?? {}, 'payload');
       return {
-        prepare: async (deps, row) => (def.prepare ? def.prepare(deps, row, payload) : {}),
+        prepare: async (deps, row, rules) => (def.prepare ? def.prepare(deps, row, payload, rules) : {}),
         run: async (ctx, prepared) => def.handle(ctx, payload, prepared),
         repeatable: def.repeatable ?? false,
       };
@@ -127,14 +183,17 @@ export interface OutcomeRef {
 }
 
 /**
- * A flow's server side. `steps` must hold exactly the steps its rules list, each under its own id; the rest are
- * the rules the engine asks the flow instead of testing the flow's name.
+ * A flow: its rules (the pure ones the screen reads too, src/domain/checkout/flows.ts FlowRules) and its server
+ * side. `steps` must hold exactly the steps its rules list, each under its own id; the rest are what the engine
+ * asks the flow instead of testing the flow's name. `N`: its name (stored as checkouts.flow); `R`: its rules.
  */
-export interface FlowDefinition<F extends Flow = Flow> {
-  readonly flow: F;
+export interface FlowDefinition<R extends FlowRules = FlowRules, N extends string = string> {
+  readonly flow: N;
+  /** Its steps, path slug, course types, payment methods, spaces pool, action names, confirmation… */
+  readonly rules: R;
   /** Spec 2.14 "Step rules": whether the Payment step applies (required of flows that list it, see PaymentRule). */
   paymentRequired?(ctx: Ctx): Promise<boolean>;
-  readonly steps: { readonly [S in FlowStepId<F>]: StepDef<S> };
+  readonly steps: { readonly [S in RuleStepId<R>]: StepDef<S> };
   /** Offers and add-ons on sale in this checkout (a dated flow's are its occurrence's). */
   catalogue(ctx: Ctx): { offers: OfferRow[]; addOns: AddOnRow[] };
   /** What the learner has chosen so far, for the cost summary, the hold and the outcome (null before any choice). */
@@ -142,9 +201,9 @@ export interface FlowDefinition<F extends Flow = Flow> {
   /** What to hold while paying (nothing: no hold). */
   holds(ctx: Ctx): HoldNeeds;
   /** Spec 4 "Defaults when no selection has been stored", for the screen to start from. */
-  defaults(ctx: Ctx): Record<string, unknown>;
-  /** Extra rules the screen reads from the state (request: calendar-based, instant booking). */
-  rules?(ctx: Ctx): { calendarBased: boolean; instantBooking: boolean };
+  defaults(ctx: Ctx): StepDefaults;
+  /** Rules of the checkout as it stands that the screen reads from the state (request: calendar-based, instant booking). */
+  stateRules?(ctx: Ctx): { calendarBased: boolean; instantBooking: boolean };
   /**
    * Runs once before the new checkout is written (e.g. pick the occurrence the page sent): it reads and decides; its
    * row is inserted afterwards with what it chose, so it writes nothing that refers to the checkout.
@@ -167,9 +226,15 @@ export interface FlowDefinition<F extends Flow = Flow> {
   readonly vat?: boolean;
 }
 
-/** Spec 2.14 "Step rules": a flow that lists Payment must say when it applies (the compiler asks for it). */
-export type PaymentRule<F extends Flow> = 'payment' extends FlowStepId<F> ? { paymentRequired(ctx: Ctx): Promise<boolean> } : { paymentRequired?: undefined };
+/** Any flow's definition, as the engine and the steps see it: its steps by id, whichever it lists. */
+export type AnyFlowDefinition = Omit<FlowDefinition, 'steps'> & { readonly steps: Readonly<Partial<Record<StepId, StepDef>>> };
 
-export function defineFlow<F extends Flow>(definition: FlowDefinition<F> & PaymentRule<F>): FlowDefinition<F> & PaymentRule<F> {
+/** Spec 2.14 "Step rules": a flow that lists Payment must say when it applies (the compiler asks for it). */
+export type PaymentRule<R extends FlowRules> = 'payment' extends RuleStepId<R> ? { paymentRequired(ctx: Ctx): Promise<boolean> } : { paymentRequired?: undefined };
+
+/** A flow's definition, checked: one step object per step its rules list, and a Payment rule when it lists Payment. */
+export function defineFlow<const R extends FlowRules, const N extends string>(
+  definition: FlowDefinition<R, N> & PaymentRule<R>,
+): FlowDefinition<R, N> & PaymentRule<R> {
   return definition;
 }

@@ -3,7 +3,7 @@
  * waiting for a checkout to touch them. Readers never wait for it: course data and voucher checks already count
  * lapsed holds as free (db/queries/holds.ts).
  */
-import type { Deps } from '../app.ts';
+import type { Deps } from '../deps.ts';
 import type { BackgroundJob } from '../background.ts';
 import { sweepAllExpiredHolds } from './holds.ts';
 import { sweepLapsedGiftHolds } from '../gifts/cards.ts';

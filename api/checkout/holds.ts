@@ -21,6 +21,7 @@ import { newId } from './ids.ts';
 import { lapsedVoucherUses } from '../../db/queries/holds.ts';
 import { releaseGiftCard } from '../gifts/cards.ts';
 import { releaseCredit } from '../memberships/service.ts';
+import { writeLater } from '../../db/client.ts';
 
 export interface HoldRequest {
   occurrenceId: string | null;
@@ -36,21 +37,17 @@ export type HoldFailure = { kind: 'spaces'; available: number } | { kind: 'vouch
  * whatever checkout holds it: a new checkout does not start the clock again. The cap's clock starts at the learner's
  * first hold there; once it has run out, that learner may not hold there again for as long again (other learners'
  * turn), then a new cap begins. Answers `{ end }` (hold until then) or `{ end, againAt }` (nothing may be held now).
- * One read of a primary key while a cap runs; a write only when one begins.
+ * One round trip on PostgreSQL: the upsert that begins a cap (or begins it again after its rest) is sent with the
+ * read after it (writeLater). It changes nothing while a cap runs or rests (its WHERE is the condition for a new one).
  */
 export async function holderCapEnd(
   q: Q, input: { holder: string; scope: string; now: number; maxSeconds: number },
 ): Promise<{ end: number; againAt?: number }> {
   const { holder, scope, now, maxSeconds } = input;
-  const read = () => q.selectFrom('hold_caps').select('started_at').where('holder', '=', holder).where('scope', '=', scope).executeTakeFirst();
-  let row = await read();
-  if (!row || now >= Number(row.started_at) + 2 * maxSeconds) {
-    // A cap begins (or begins again after its rest): concurrent first holds of one learner agree on one start.
-    await q.insertInto('hold_caps').values({ holder, scope, started_at: now })
-      .onConflict((oc) => oc.columns(['holder', 'scope']).doUpdateSet({ started_at: now }).where('hold_caps.started_at', '<=', now - 2 * maxSeconds))
-      .execute();
-    row = await read();
-  }
+  // Concurrent first holds of one learner agree on one start: the later upsert finds the row and leaves it.
+  await writeLater(q, q.insertInto('hold_caps').values({ holder, scope, started_at: now })
+    .onConflict((oc) => oc.columns(['holder', 'scope']).doUpdateSet({ started_at: now }).where('hold_caps.started_at', '<=', now - 2 * maxSeconds)));
+  const row = await q.selectFrom('hold_caps').select('started_at').where('holder', '=', holder).where('scope', '=', scope).executeTakeFirst();
   const end = Number(row?.started_at ?? now) + maxSeconds;
   return now < end ? { end } : { end, againAt: end + maxSeconds };
 }
@@ -61,7 +58,7 @@ export async function holderCapEnd(
  */
 export async function endHolderCaps(q: Q, holder: string, scopes: string[]): Promise<void> {
   if (scopes.length === 0) return;
-  await q.deleteFrom('hold_caps').where('holder', '=', holder).where('scope', 'in', scopes).execute();
+  await writeLater(q, q.deleteFrom('hold_caps').where('holder', '=', holder).where('scope', 'in', scopes));
 }
 
 /** What a hold of spaces (else a voucher's use) is capped on: the scope of holderCapEnd. */
@@ -300,7 +297,7 @@ export async function acquireHold(
   }
   if (existing) {
     const values = { occurrence_id: input.occurrenceId, spaces: wanted.spaces, voucher_id: input.voucherId, status: 'held' as const, expires_at: expiresAt, updated_at: now };
-    await q.updateTable('space_holds').set(values).where('id', '=', existing.id).execute();
+    await writeLater(q, q.updateTable('space_holds').set(values).where('id', '=', existing.id));
     return { ok: true, hold: noted(q, { ...existing, ...values }) };
   }
   return { ok: true, hold: await insertHold(q, checkoutId, now, { occurrence_id: input.occurrenceId, spaces: wanted.spaces, voucher_id: input.voucherId, expires_at: expiresAt }) };
@@ -321,7 +318,7 @@ async function insertHold(
   q: Q, checkoutId: string, now: number, values: Pick<SpaceHoldRow, 'occurrence_id' | 'spaces' | 'voucher_id' | 'expires_at'>,
 ): Promise<SpaceHoldRow> {
   const hold: SpaceHoldRow = { id: newId('hold'), checkout_id: checkoutId, created_at: now, status: 'held', updated_at: now, ...values };
-  await q.insertInto('space_holds').values(hold).execute();
+  await writeLater(q, q.insertInto('space_holds').values(hold));
   return noted(q, hold);
 }
 

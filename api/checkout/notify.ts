@@ -4,15 +4,16 @@
  * the request never waits for a mail server; api/mail sends them). The content (titles of spec 2.15, reference, booking page link,
  * documents, the .ics of dated bookings) is written in api/documents/emails.ts.
  */
-import type { Deps } from '../app.ts';
+import type { Deps } from '../deps.ts';
 import type { BookingRow, CheckoutRow, OrderRow } from '../../db/schema/checkout.ts';
 import type { CheckoutCatalogue } from '../../db/queries/checkout.ts';
 import type { Occurrence } from '../../db/schema.ts';
 import { loadBookingView, loadOrderView } from '../../db/queries/bookings.ts';
 import { queueMails, type MailMessage } from '../mail/index.ts';
 import type { Db } from '../../db/client.ts';
-import { confirmationTitle } from '../../src/domain/checkout/outcomes.ts';
-import type { Flow } from '../../src/domain/checkout/flows.ts';
+import { confirmationTitleOf } from '../../src/domain/checkout/outcomes.ts';
+import type { FlowRules } from '../../src/domain/checkout/flows.ts';
+import { stepStateOf } from '../../src/domain/checkout/step-state.ts';
 import { educatorOutcomeEmail, learnerOutcomeEmail, requestEmails } from '../documents/emails.ts';
 
 function outcomeKind(row: CheckoutRow): { kind: 'booking' | 'order' | 'request' | 'application'; id: string } | null {
@@ -28,11 +29,13 @@ function outcomeKind(row: CheckoutRow): { kind: 'booking' | 'order' | 'request' 
  * order's row as that transaction inserted it, so its view is made from what the transaction holds.
  */
 export async function notifyOutcome(
-  deps: Deps, q: Db, row: CheckoutRow, cat: CheckoutCatalogue, now: number, recorded?: BookingRow | OrderRow, occurrence?: Occurrence | null,
+  deps: Deps, q: Db, row: CheckoutRow, rules: Pick<FlowRules, 'confirmation'>, cat: CheckoutCatalogue, now: number, recorded?: BookingRow | OrderRow,
+  occurrence?: Occurrence | null,
 ): Promise<void> {
   const outcome = outcomeKind(row);
   if (!outcome) return;
-  const title = confirmationTitle(row.flow as Flow, { approvalRequired: cat.course?.approval_required, instantBooking: row.flow === 'request' && !!row.booking_id });
+  // A request that recorded a booking was an instant booking (spec 4).
+  const title = confirmationTitleOf(rules, { approvalRequired: cat.course?.approval_required, instantBooking: !!row.booking_id });
   const messages: MailMessage[] = [];
   if (outcome.kind === 'booking' || outcome.kind === 'order') {
     const known = recorded?.id === outcome.id && cat.course ? {
@@ -50,8 +53,7 @@ export async function notifyOutcome(
     if (learner) messages.push(learner);
     if (educator) messages.push(educator);
   } else {
-    const contact = (row.step_state.contactDetails?.state ?? {}) as { booker?: { formResponse?: Record<string, unknown> } };
-    const booker = contact.booker?.formResponse ?? {};
+    const booker = stepStateOf(row.step_state, 'contactDetails')?.booker?.formResponse ?? {};
     const learnerEmail = typeof booker.system_email === 'string' && booker.system_email ? booker.system_email : null;
     const learnerName = [booker.system_first_name, booker.system_last_name].filter((v) => typeof v === 'string' && v).join(' ');
     messages.push(...requestEmails({

@@ -11,7 +11,7 @@ import type { StoredCostSummary } from '../../db/queries/bookings.ts';
 import { issueNewInvoiceNumber } from '../documents/numbering.ts';
 import { hasDocument } from '../documents/describe.ts';
 import { acquireHold, commitHold, currentHold, endHolderCaps, holdScope, holderCapEnd, holderOf } from './holds.ts';
-import { checkoutCost, entry, type Ctx, type PaymentStepState } from './context.ts';
+import { checkoutCost, entry, setEntry, type Ctx } from './context.ts';
 import type { CompletionPayment, OutcomeBase, OutcomeKind } from './definition.ts';
 import { notifyOutcome } from './notify.ts';
 import { memberOf } from './context.ts';
@@ -136,18 +136,37 @@ export async function commitSpaces(ctx: Ctx): Promise<void> {
   await endHolderCaps(ctx.q, holder(ctx), [...new Set(scopes.filter((s): s is string => !!s))]);
 }
 
-/** The lines of the outcome (what was bought, with the prices and names of the moment). */
+/**
+ * The unit prices of the fixed total (the cost summary fixed on entering Payment, which is what is charged), one per
+ * chosen line in the selection's order — the summary's lines are those lines, in that order. Null when they do not
+ * line up (no summary): the catalogue's prices then.
+ */
+function heldUnitPrices(summary: unknown, kind: 'offerSummary' | 'addOnSummary', quantities: number[]): number[] | null {
+  const items = (summary as StoredCostSummary | null)?.summary_items?.[kind];
+  if (!items || items.length !== quantities.length) return null;
+  const units = items.map((item, i) => Number(item.value) / quantities[i]!);
+  return units.every((u) => Number.isInteger(u)) ? units : null;
+}
+
+/**
+ * The lines of the outcome (what was bought, with the names of the moment and the prices the learner pays: an admin
+ * may change a price while a learner is at Payment, who still pays the fixed total).
+ */
 function outcomeLines(ctx: Ctx): OutcomeBase['lines'] {
   const sel = ctx.def.selection(ctx);
   const { offers, addOns } = ctx.def.catalogue(ctx);
+  const chosenOffers = (sel?.offers ?? []).filter((l) => l.quantity > 0);
+  const chosenAddOns = (sel?.addOns ?? []).filter((l) => l.quantity > 0);
+  const heldOffers = heldUnitPrices(ctx.row.cost_summary, 'offerSummary', chosenOffers.map((l) => l.quantity));
+  const heldAddOns = heldUnitPrices(ctx.row.cost_summary, 'addOnSummary', chosenAddOns.map((l) => l.quantity));
   return {
-    offers: (sel?.offers ?? []).filter((l) => l.quantity > 0).map((l) => {
+    offers: chosenOffers.map((l, i) => {
       const o = offers.find((x) => x.id === l.offerId);
-      return { offerId: l.offerId, name: o?.name ?? l.offerId, quantity: l.quantity, price: o?.price ?? 0, spaces: o?.spaces ?? 1 };
+      return { offerId: l.offerId, name: o?.name ?? l.offerId, quantity: l.quantity, price: heldOffers?.[i] ?? o?.price ?? 0, spaces: o?.spaces ?? 1 };
     }),
-    addOns: (sel?.addOns ?? []).filter((l) => l.quantity > 0).map((l) => {
+    addOns: chosenAddOns.map((l, i) => {
       const a = addOns.find((x) => x.id === l.addonId);
-      return { addonId: l.addonId, name: a?.name ?? l.addonId, quantity: l.quantity, price: a?.price ?? 0 };
+      return { addonId: l.addonId, name: a?.name ?? l.addonId, quantity: l.quantity, price: heldAddOns?.[i] ?? a?.price ?? 0 };
     }),
     extras: sel?.extras ?? [],
   };
@@ -212,14 +231,14 @@ export async function complete(ctx: Ctx, pay: CompletionPayment): Promise<void> 
   }
   const base: OutcomeBase = {
     checkout_id: ctx.row.id,
-    flow: ctx.flow,
+    flow: ctx.row.flow,
     course_id: ctx.row.course_id,
     educator_id: ctx.row.educator_id,
     user_id: userId,
     student_id: ctx.row.student_id ?? userId,
     origin: ctx.row.origin,
     lines: outcomeLines(ctx),
-    contact_details: entry<Record<string, unknown>>(ctx, 'contactDetails') ?? {},
+    contact_details: entry(ctx, 'contactDetails') ?? {},
     total_cost: ctx.row.total_cost ?? 0,
     currency: ctx.row.currency,
     created_at: ctx.now,
@@ -245,23 +264,20 @@ export async function complete(ctx: Ctx, pay: CompletionPayment): Promise<void> 
     });
   }
 
-  const payment = entry<PaymentStepState>(ctx, 'payment');
+  const payment = entry(ctx, 'payment');
   if (payment || pay.method) {
-    ctx.row.step_state.payment = {
-      status: 'complete',
-      state: {
-        ...(payment ?? { clientSecret: null, connectedAccountId: null, paypalOrderId: null, paymentId: null, paymentStatus: null }),
-        paymentMethod: pay.method,
-        invoiceDetails: pay.invoiceDetails ?? payment?.invoiceDetails ?? null,
-        ...(pay.paymentId ? { paymentId: pay.paymentId, paymentStatus: 'succeeded' } : {}),
-      },
-    };
+    setEntry(ctx, 'payment', {
+      ...(payment ?? { clientSecret: null, connectedAccountId: null, paypalOrderId: null, paymentId: null, paymentStatus: null }),
+      paymentMethod: pay.method,
+      invoiceDetails: pay.invoiceDetails ?? payment?.invoiceDetails ?? null,
+      ...(pay.paymentId ? { paymentId: pay.paymentId, paymentStatus: 'succeeded' } : {}),
+    });
   }
   ctx.row.status = 'completed';
   ctx.row.completed_at = ctx.now;
   ctx.row.current_step = 'confirmation';
   // The e-mails commit with the outcome (api/mail sends them later).
-  await notifyOutcome(ctx.deps, ctx.q, { ...ctx.row }, ctx.cat, ctx.now, outcome.row, ctx.occ?.occurrence);
+  await notifyOutcome(ctx.deps, ctx.q, { ...ctx.row }, ctx.def.rules, ctx.cat, ctx.now, outcome.row, ctx.occ?.occurrence);
 }
 
 /**

@@ -13,7 +13,7 @@
  * with the browser and the webhooks, so a payment settled twice is settled once. Each payment is claimed with a
  * conditional update of checked_at, so several processes can run the job side by side.
  */
-import type { Deps } from '../app.ts';
+import type { Deps } from '../deps.ts';
 import type { BackgroundJob } from '../background.ts';
 import { providerNamed } from '../payments/registry.ts';
 import { isPaymentSuccessful } from '../payments/types.ts';

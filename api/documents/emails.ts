@@ -11,8 +11,8 @@
 import type { BookingView, OrderView } from '../../db/queries/bookings.ts';
 import type { MailMessage } from '../mail/index.ts';
 import type { Config } from '../config.ts';
-import { mainSiteOrigin } from '../auth/site.ts';
-import { documentToken } from '../checkout/ids.ts';
+import { mainSiteOrigin } from '../shared/origins.ts';
+import { documentToken } from '../shared/document-tokens.ts';
 import { formatPence } from '../../src/domain/money.ts';
 import { manageButtonLabel, referenceText } from '../../src/domain/checkout/outcomes.ts';
 import type { Flow } from '../../src/domain/checkout/flows.ts';

@@ -226,6 +226,99 @@ const RIGHT = 545;
 const WIDTH = RIGHT - LEFT;
 const COLUMNS = { description: LEFT, quantity: 330, unit: 380, amount: 460 } as const;
 
+type Pdf = InstanceType<typeof PDFDocument>;
+const t = pdfText;
+
+/** Heading: title and number on the left, seller on the right. */
+function drawHeading(pdf: Pdf, model: InvoiceModel): void {
+  const top = pdf.y;
+  pdf.font('Helvetica-Bold').fontSize(22).text(t(model.title), LEFT, top, { width: 250 });
+  pdf.font('Helvetica').fontSize(10).moveDown(0.3);
+  pdf.text(t(`${model.title === 'Receipt' ? 'Receipt' : 'Invoice'} number: ${model.invoiceNumber}`), LEFT, undefined, { width: 250 });
+  pdf.text(t(model.reference), { width: 250 });
+  pdf.text(t(`Issue date: ${longDate(model.issuedAt)}`), { width: 250 });
+  if (model.dueDate) pdf.text(t(`Due date: ${longDate(model.dueDate)}`), { width: 250 });
+  const leftBottom = pdf.y;
+  pdf.font('Helvetica-Bold').fontSize(12).text(t(model.seller.name), 320, top, { width: RIGHT - 320, align: 'right' });
+  pdf.font('Helvetica').fontSize(9);
+  for (const line of model.seller.lines) pdf.text(t(line), 320, undefined, { width: RIGHT - 320, align: 'right' });
+  pdf.y = Math.max(leftBottom, pdf.y) + 20;
+}
+
+/** The buyer (and who booked, when someone else did), then what was bought. */
+function drawBuyerAndSubject(pdf: Pdf, model: InvoiceModel): void {
+  pdf.font('Helvetica-Bold').fontSize(11).text(t(model.buyer.heading), LEFT);
+  pdf.font('Helvetica').fontSize(10);
+  for (const line of model.buyer.lines) pdf.text(t(line), LEFT, undefined, { width: 300 });
+  if (model.bookedBy) {
+    pdf.moveDown(0.4).font('Helvetica-Bold').text('Booked by', LEFT).font('Helvetica');
+    for (const line of model.bookedBy) pdf.text(t(line), LEFT, undefined, { width: 300 });
+  }
+
+  pdf.moveDown(1).font('Helvetica-Bold').fontSize(11).text(t(model.subject.course), LEFT, undefined, { width: WIDTH });
+  pdf.font('Helvetica').fontSize(10);
+  for (const line of model.subject.lines) pdf.text(t(line), LEFT, undefined, { width: WIDTH });
+}
+
+interface RowCells { description: string; quantity?: string; unit?: string; amount: string }
+
+/** One row of the lines' table (a new page first when the page is full). */
+function drawRow(pdf: Pdf, cells: RowCells, bold = false): void {
+  if (pdf.y > 760) pdf.addPage();
+  const y = pdf.y;
+  pdf.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(10);
+  pdf.text(t(cells.description), COLUMNS.description, y, { width: COLUMNS.quantity - COLUMNS.description - 10 });
+  const after = pdf.y;
+  if (cells.quantity) pdf.text(t(cells.quantity), COLUMNS.quantity, y, { width: COLUMNS.unit - COLUMNS.quantity - 5, align: 'right' });
+  if (cells.unit) pdf.text(t(cells.unit), COLUMNS.unit, y, { width: COLUMNS.amount - COLUMNS.unit - 5, align: 'right' });
+  pdf.text(t(cells.amount), COLUMNS.amount, y, { width: RIGHT - COLUMNS.amount, align: 'right' });
+  pdf.y = Math.max(after, pdf.y) + 3;
+}
+
+function drawRule(pdf: Pdf): void {
+  pdf.moveTo(LEFT, pdf.y).lineTo(RIGHT, pdf.y).lineWidth(0.5).strokeColor('#999999').stroke();
+  pdf.y += 4;
+}
+
+/** The lines, the adjustments with their subtotal, the total and the VAT note. */
+function drawLines(pdf: Pdf, model: InvoiceModel): void {
+  const money = (pence: number) => formatPence(pence, model.currency);
+  pdf.moveDown(1);
+  drawRow(pdf, { description: 'Description', quantity: 'Qty', unit: 'Unit price', amount: 'Amount' }, true);
+  drawRule(pdf);
+  for (const item of model.items) {
+    drawRow(pdf, {
+      description: item.description,
+      quantity: item.quantity === null ? undefined : `× ${item.quantity}`,
+      unit: item.unitPrice === null ? undefined : money(item.unitPrice),
+      amount: money(item.amount),
+    });
+  }
+  drawRule(pdf);
+  if (model.adjustments.length) {
+    drawRow(pdf, { description: 'Subtotal', amount: money(model.subtotal) });
+    for (const a of model.adjustments) drawRow(pdf, { description: a.description, amount: money(a.amount) });
+    drawRule(pdf);
+  }
+  drawRow(pdf, { description: 'Total', amount: money(model.total) }, true);
+  if (model.vatNote) {
+    pdf.font('Helvetica').fontSize(9).text(t(model.vatNote), LEFT, undefined, { width: WIDTH, align: 'right' });
+  }
+}
+
+/** Payment and notes, then the footer. */
+function drawPaymentAndNotes(pdf: Pdf, model: InvoiceModel): void {
+  pdf.moveDown(1).font('Helvetica').fontSize(10);
+  for (const line of model.payment) pdf.text(t(line), LEFT, undefined, { width: WIDTH });
+  if (model.notes.length) {
+    pdf.moveDown(0.5).font('Helvetica-Bold');
+    for (const line of model.notes) pdf.text(t(line), LEFT, undefined, { width: WIDTH });
+    pdf.font('Helvetica');
+  }
+  pdf.moveDown(2).fontSize(8).fillColor('#666666')
+    .text(t(`${model.title} issued by ${model.seller.name}. Amounts in ${model.currency}.`), LEFT, undefined, { width: WIDTH });
+}
+
 export function renderInvoicePdf(model: InvoiceModel, options: { compress?: boolean } = {}): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const pdf = new PDFDocument({
@@ -238,85 +331,10 @@ export function renderInvoicePdf(model: InvoiceModel, options: { compress?: bool
     pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
     pdf.on('end', () => resolve(Buffer.concat(chunks)));
     pdf.on('error', reject);
-    const money = (pence: number) => formatPence(pence, model.currency);
-    const t = pdfText;
-
-    // Heading: title and number on the left, seller on the right.
-    const top = pdf.y;
-    pdf.font('Helvetica-Bold').fontSize(22).text(t(model.title), LEFT, top, { width: 250 });
-    pdf.font('Helvetica').fontSize(10).moveDown(0.3);
-    pdf.text(t(`${model.title === 'Receipt' ? 'Receipt' : 'Invoice'} number: ${model.invoiceNumber}`), LEFT, undefined, { width: 250 });
-    pdf.text(t(model.reference), { width: 250 });
-    pdf.text(t(`Issue date: ${longDate(model.issuedAt)}`), { width: 250 });
-    if (model.dueDate) pdf.text(t(`Due date: ${longDate(model.dueDate)}`), { width: 250 });
-    const leftBottom = pdf.y;
-    pdf.font('Helvetica-Bold').fontSize(12).text(t(model.seller.name), 320, top, { width: RIGHT - 320, align: 'right' });
-    pdf.font('Helvetica').fontSize(9);
-    for (const line of model.seller.lines) pdf.text(t(line), 320, undefined, { width: RIGHT - 320, align: 'right' });
-    pdf.y = Math.max(leftBottom, pdf.y) + 20;
-
-    // Buyer.
-    pdf.font('Helvetica-Bold').fontSize(11).text(t(model.buyer.heading), LEFT);
-    pdf.font('Helvetica').fontSize(10);
-    for (const line of model.buyer.lines) pdf.text(t(line), LEFT, undefined, { width: 300 });
-    if (model.bookedBy) {
-      pdf.moveDown(0.4).font('Helvetica-Bold').text('Booked by', LEFT).font('Helvetica');
-      for (const line of model.bookedBy) pdf.text(t(line), LEFT, undefined, { width: 300 });
-    }
-
-    // What was bought.
-    pdf.moveDown(1).font('Helvetica-Bold').fontSize(11).text(t(model.subject.course), LEFT, undefined, { width: WIDTH });
-    pdf.font('Helvetica').fontSize(10);
-    for (const line of model.subject.lines) pdf.text(t(line), LEFT, undefined, { width: WIDTH });
-
-    // Lines.
-    pdf.moveDown(1);
-    const row = (cells: { description: string; quantity?: string; unit?: string; amount: string }, bold = false) => {
-      if (pdf.y > 760) pdf.addPage();
-      const y = pdf.y;
-      pdf.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(10);
-      pdf.text(t(cells.description), COLUMNS.description, y, { width: COLUMNS.quantity - COLUMNS.description - 10 });
-      const after = pdf.y;
-      if (cells.quantity) pdf.text(t(cells.quantity), COLUMNS.quantity, y, { width: COLUMNS.unit - COLUMNS.quantity - 5, align: 'right' });
-      if (cells.unit) pdf.text(t(cells.unit), COLUMNS.unit, y, { width: COLUMNS.amount - COLUMNS.unit - 5, align: 'right' });
-      pdf.text(t(cells.amount), COLUMNS.amount, y, { width: RIGHT - COLUMNS.amount, align: 'right' });
-      pdf.y = Math.max(after, pdf.y) + 3;
-    };
-    const rule = () => {
-      pdf.moveTo(LEFT, pdf.y).lineTo(RIGHT, pdf.y).lineWidth(0.5).strokeColor('#999999').stroke();
-      pdf.y += 4;
-    };
-    row({ description: 'Description', quantity: 'Qty', unit: 'Unit price', amount: 'Amount' }, true);
-    rule();
-    for (const item of model.items) {
-      row({
-        description: item.description,
-        quantity: item.quantity === null ? undefined : `× ${item.quantity}`,
-        unit: item.unitPrice === null ? undefined : money(item.unitPrice),
-        amount: money(item.amount),
-      });
-    }
-    rule();
-    if (model.adjustments.length) {
-      row({ description: 'Subtotal', amount: money(model.subtotal) });
-      for (const a of model.adjustments) row({ description: a.description, amount: money(a.amount) });
-      rule();
-    }
-    row({ description: 'Total', amount: money(model.total) }, true);
-    if (model.vatNote) {
-      pdf.font('Helvetica').fontSize(9).text(t(model.vatNote), LEFT, undefined, { width: WIDTH, align: 'right' });
-    }
-
-    // Payment and notes.
-    pdf.moveDown(1).font('Helvetica').fontSize(10);
-    for (const line of model.payment) pdf.text(t(line), LEFT, undefined, { width: WIDTH });
-    if (model.notes.length) {
-      pdf.moveDown(0.5).font('Helvetica-Bold');
-      for (const line of model.notes) pdf.text(t(line), LEFT, undefined, { width: WIDTH });
-      pdf.font('Helvetica');
-    }
-    pdf.moveDown(2).fontSize(8).fillColor('#666666')
-      .text(t(`${model.title} issued by ${model.seller.name}. Amounts in ${model.currency}.`), LEFT, undefined, { width: WIDTH });
+    drawHeading(pdf, model);
+    drawBuyerAndSubject(pdf, model);
+    drawLines(pdf, model);
+    drawPaymentAndNotes(pdf, model);
     pdf.end();
   });
 }

@@ -20,6 +20,7 @@
 import { sql } from 'kysely';
 import type { Db, Dialect } from '../../db/client.ts';
 import type { DocumentOutcomeKind, InvoiceDocumentRow } from '../../db/schema/documents.ts';
+import { writeLater } from '../../db/client.ts';
 
 type Q = Db;
 
@@ -80,7 +81,7 @@ export async function issueInvoiceNumber(q: Q, dialect: Dialect, input: IssueInp
 /**
  * The number of an outcome recorded in this very transaction (so it has none yet): one upsert that creates or
  * raises the counter and returns the new value, then the document row. The counter row stays locked from that
- * statement to the commit, so the checkout runs this last (api/checkout/engine.ts): the other bookings of the
+ * statement to the commit, so the checkout runs this last (saveRow, api/checkout/engine/persist.ts): the other bookings of the
  * same educator wait for two statements, not for the whole outcome. A rollback undoes both, as above.
  */
 export async function issueNewInvoiceNumber(q: Q, input: IssueInput): Promise<InvoiceDocumentRow> {
@@ -103,7 +104,7 @@ async function insertDocument(q: Q, input: IssueInput, seq: number): Promise<Inv
     issued_at: input.issuedAt,
     created_at: input.now,
   };
-  await q.insertInto('invoice_documents').values(row).execute();
+  await writeLater(q, q.insertInto('invoice_documents').values(row));
   return row;
 }
 

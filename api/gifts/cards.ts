@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Dialect } from '../../db/client.ts';
 import type { Q } from '../../db/queries/checkout.ts';
+import { lockRow, sweepEachLocked } from '../../db/queries/locks.ts';
 import type { GiftCardRow, GiftRedemptionRow } from '../../db/schema/gifts.ts';
 import { giftCodeFromBytes } from '../../src/domain/gifts.ts';
 import { newId, randomCode } from '../checkout/ids.ts';
@@ -37,9 +38,9 @@ export async function newGiftCode(q: Q): Promise<string> {
   }
 }
 
-async function lockCard(q: Q, dialect: Dialect, cardId: string): Promise<void> {
-  if (dialect !== 'postgres') return;
-  await q.selectFrom('gift_cards').select('id').where('id', '=', cardId).forUpdate().execute();
+/** Serialises the writers of a card's balance (db/queries/locks.ts). */
+export function lockCard(q: Q, dialect: Dialect, cardId: string): Promise<void> {
+  return lockRow(q, dialect, 'gift_cards', cardId);
 }
 
 /** Gives a held redemption's amount back to its card, once (the status change is the guard). */
@@ -142,11 +143,5 @@ export async function returnGiftCardSpend(q: Q, dialect: Dialect, outcome: { kin
 export async function sweepLapsedGiftHolds(db: Q, dialect: Dialect, now: number): Promise<number> {
   const cards = await db.selectFrom('gift_card_redemptions').select('gift_card_id').distinct()
     .where('status', '=', 'held').where('expires_at', '<=', now).execute();
-  for (const { gift_card_id } of cards) {
-    await db.transaction().execute(async (tx) => {
-      await lockCard(tx, dialect, gift_card_id);
-      await sweepCard(tx, gift_card_id, now);
-    });
-  }
-  return cards.length;
+  return sweepEachLocked(db, dialect, 'gift_cards', cards.map((c) => c.gift_card_id), (tx, id) => sweepCard(tx, id, now));
 }

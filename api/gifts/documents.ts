@@ -14,7 +14,7 @@ import { pdfText } from '../documents/invoice.ts';
 import { longDate } from '../documents/describe.ts';
 import { renderEmail } from '../documents/emails.ts';
 import { paymentMethodText } from '../documents/describe.ts';
-import { documentToken } from '../checkout/ids.ts';
+import { documentToken } from '../shared/document-tokens.ts';
 
 export interface GiftSeller {
   name: string;

@@ -14,7 +14,7 @@
  *   (api/routes/analytics.ts).
  */
 import type { Context } from 'hono';
-import type { AppEnv } from '../app.ts';
+import type { AppEnv } from '../deps.ts';
 import { clientIp } from './client-ip.ts';
 import { ipBucket, keyBucket, type RateRule } from './rate-limit.ts';
 

@@ -9,21 +9,30 @@
  * checked there: an unread body is discarded by Node as it arrives, never buffered.
  */
 import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../app.ts';
+import type { AppEnv } from '../deps.ts';
 import { problemType, type Problem } from '../../src/domain/problems.ts';
 import { problemResponse } from './errors.ts';
-import { WEBHOOK_MAX_BYTES } from '../routes/payment-webhooks.ts';
+import { COURSE_IMAGE_UPLOAD_BODY_LIMIT, COURSE_IMAGE_UPLOAD_PATH } from '../admin/course-images.ts';
 
 export const JSON_BODY_MAX_BYTES = 64 * 1024;
+/** An admin image upload: the image's own limit (10 MB) and room for the multipart envelope. */
+export const ADMIN_IMAGE_BODY_MAX_BYTES = 10 * 1024 * 1024 + 64 * 1024;
+
+/** Payment providers' webhook events are a few KB; anything far larger is not one (api/routes/payment-webhooks.ts). */
+export const WEBHOOK_MAX_BYTES = 256 * 1024;
 
 /** Larger limits for the few routes that need them (path prefix under the app, longest match first). */
-const ROUTE_LIMITS: Array<{ prefix: string; limit: number }> = [
+const ROUTE_LIMITS: Array<{ prefix: string; pattern?: RegExp; limit: number }> = [
   // Provider events are signed over their exact bytes and can be a few hundred KB for large orders.
   { prefix: '/api/payments/webhooks/', limit: WEBHOOK_MAX_BYTES },
+  // A course image straight from a phone's camera (api/admin/course-images.ts).
+  { prefix: '/api/admin/educators/', pattern: COURSE_IMAGE_UPLOAD_PATH, limit: COURSE_IMAGE_UPLOAD_BODY_LIMIT },
+  // An educator's logo or cover (api/admin/uploads.ts: at most 10 MB) in its multipart envelope.
+  { prefix: '/api/admin/educators/', pattern: /^\/api\/admin\/educators\/[^/]+\/images\/[^/]+$/, limit: ADMIN_IMAGE_BODY_MAX_BYTES },
 ];
 
 export function bodyLimitFor(path: string): number {
-  return ROUTE_LIMITS.find((r) => path.startsWith(r.prefix))?.limit ?? JSON_BODY_MAX_BYTES;
+  return ROUTE_LIMITS.find((r) => path.startsWith(r.prefix) && (!r.pattern || r.pattern.test(path)))?.limit ?? JSON_BODY_MAX_BYTES;
 }
 
 export function payloadTooLarge(limit: number): Problem {

@@ -3,21 +3,14 @@
  * `{slug}.{PUBLIC_HOST}` is a minisite; `/embed/…` is an embed; anything else is the marketplace.
  */
 import type { Context, MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../app.ts';
+import type { AppEnv, RequestSite } from '../deps.ts';
 import { baseHostname, type Config } from '../config.ts';
 import { problems } from '../../src/domain/problems.ts';
 import { forwardedValue } from './client-ip.ts';
 import { problemResponse } from './errors.ts';
+import type { AppContext } from '../../src/domain/app-context.ts';
 
-export type AppContext = 'marketplace' | 'minisite' | 'embed';
-
-export interface RequestSite {
-  context: AppContext;
-  /** The educator slug of a minisite host. */
-  minisiteSlug: string | null;
-  /** Hostname (no port) the visitor used. */
-  hostname: string;
-}
+export type { RequestSite };
 
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 
@@ -58,5 +51,6 @@ export function resolveSite(host: string, path: string, config: Config): Request
     if (SLUG.test(label) && label !== baseHostname({ PUBLIC_HOST: config.ADMIN_HOST }).split('.')[0]) minisiteSlug = label;
   }
   const context: AppContext = minisiteSlug ? 'minisite' : path === '/embed' || path.startsWith('/embed/') ? 'embed' : 'marketplace';
-  return { context, minisiteSlug, hostname };
+  const admin = hostname === baseHostname({ PUBLIC_HOST: config.ADMIN_HOST.replace(/^https?:\/\//, '') });
+  return { context, minisiteSlug, hostname, admin };
 }

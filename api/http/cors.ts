@@ -17,7 +17,7 @@
  * Every /api response carries `Vary: Origin`.
  */
 import type { Context, MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../app.ts';
+import type { AppEnv } from '../deps.ts';
 import type { Db } from '../../db/client.ts';
 import type { Config } from '../config.ts';
 import { problemType, type Problem } from '../../src/domain/problems.ts';
@@ -82,7 +82,9 @@ function classifyOrigin(
   if (host.endsWith(`.${base}`)) {
     const label = host.slice(0, -(base.length + 1));
     const adminLabel = config.ADMIN_HOST.replace(/:\d+$/, '').toLowerCase().split('.')[0];
-    return SLUG.test(label) && label !== adminLabel ? { slug: label } : null;
+    // The admin host is no minisite; it is allowed only for its own requests (the admin app's saves, same origin).
+    if (label === adminLabel) return requestHostName && host === requestHostName.toLowerCase() ? { slug: null } : null;
+    return SLUG.test(label) ? { slug: label } : null;
   }
   if (requestHostName && host === requestHostName.toLowerCase()) return { slug: null };
   return null;

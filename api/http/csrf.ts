@@ -11,7 +11,7 @@
  * The same rule as Go's net/http CrossOriginProtection, plus the list of our origins.
  */
 import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../app.ts';
+import type { AppEnv } from '../deps.ts';
 import { ProblemError } from '../../src/domain/problems.ts';
 import { authProblems } from '../auth/problems.ts';
 import { originAllowed } from './cors.ts';

@@ -27,7 +27,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import { ProblemError } from '../../src/domain/problems.ts';
 import { authProblems } from '../auth/problems.ts';
-import { sha256 } from '../auth/crypto.ts';
+import { sha256 } from '../shared/ids.ts';
 
 export interface RateRule {
   bucket: string;

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
-import type { AppEnv } from '../app.ts';
+import type { AppEnv } from '../deps.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../ops/metrics.ts';
 

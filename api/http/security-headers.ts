@@ -17,24 +17,32 @@ import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import type { Config } from '../config.ts';
-import type { AppContext } from './context.ts';
+import type { AppContext } from '../../src/domain/app-context.ts';
 import {
   ANALYTICS_SCRIPT_HOSTS, PAGE_SCRIPT_HOSTS_HEADER, PAYMENT_SCRIPT_HOSTS, SCRIPT_HASHES_FILE, type ScriptHashesFile,
 } from '../../src/lib/script-policy.ts';
 
-export function frameAncestors(context: AppContext): string {
-  return context === 'embed' ? 'frame-ancestors *' : "frame-ancestors 'self'";
+/** Who may frame a page: anyone (embed), our own pages (marketplace, minisite), nobody (the admin host). */
+export type Framing = AppContext | 'admin';
+
+export function frameAncestors(framing: Framing): string {
+  return framing === 'embed' ? 'frame-ancestors *' : framing === 'admin' ? "frame-ancestors 'none'" : "frame-ancestors 'self'";
 }
 
 /** The headers every response carries (set on the Node response first, so nothing can skip them). */
-export function baseSecurityHeaders(config: Pick<Config, 'PUBLIC_PROTOCOL'>, context: AppContext): Record<string, string> {
+export function baseSecurityHeaders(config: Pick<Config, 'PUBLIC_PROTOCOL'>, context: Framing): Record<string, string> {
   const headers: Record<string, string> = {
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'strict-origin-when-cross-origin',
     // Non-HTML answers (JSON, PDFs, images) run no script of ours; they only need their framing rule.
     'content-security-policy': `${frameAncestors(context)}; object-src 'none'; base-uri 'self'`,
   };
-  if (context !== 'embed') headers['x-frame-options'] = 'SAMEORIGIN';
+  if (context !== 'embed') headers['x-frame-options'] = context === 'admin' ? 'DENY' : 'SAMEORIGIN';
+  if (context === 'admin') {
+    // An educator's business data: never kept by a shared cache, never indexed.
+    headers['cache-control'] = 'private, no-store';
+    headers['x-robots-tag'] = 'noindex, nofollow';
+  }
   if (config.PUBLIC_PROTOCOL === 'https') headers['strict-transport-security'] = 'max-age=31536000; includeSubDomains';
   return headers;
 }
@@ -74,7 +82,7 @@ export function allowedAnalyticsHosts(asked: unknown): string[] {
 }
 
 /** The full policy for one HTML page: the build's inline scripts, never anything read from the page. */
-export function htmlCsp(context: AppContext, buildHashes: readonly string[], analyticsHosts: readonly string[] = []): string {
+export function htmlCsp(context: Framing, buildHashes: readonly string[], analyticsHosts: readonly string[] = []): string {
   const scriptSrc = ["'self'", ...PAYMENT_SCRIPT_HOSTS, ...allowedAnalyticsHosts(analyticsHosts.join(' ')), ...buildHashes].join(' ');
   return [`script-src ${scriptSrc}`, "script-src-attr 'none'", "object-src 'none'", "base-uri 'self'", frameAncestors(context)].join('; ');
 }
@@ -84,7 +92,7 @@ export function htmlCsp(context: AppContext, buildHashes: readonly string[], ana
  * page policy: the build's inline-script hashes and the analytics hosts the page asked for (PAGE_SCRIPT_HOSTS_HEADER,
  * known hosts only; the header itself is never sent). Anything that is not HTML passes through untouched.
  */
-export function holdHtmlForCsp(res: ServerResponse, context: AppContext, buildHashes: readonly string[]): void {
+export function holdHtmlForCsp(res: ServerResponse, context: Framing, buildHashes: readonly string[]): void {
   const original = { writeHead: res.writeHead, write: res.write, end: res.end, flushHeaders: res.flushHeaders };
   let head: unknown[] | null = null;
   let html: boolean | null = null;

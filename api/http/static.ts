@@ -4,7 +4,7 @@
  * else is revalidated on each use with a strong ETag (304 when unchanged).
  *
  * Text files have brotli and gzip siblings ({file}.br, {file}.gz) made by the build and by
- * api/static/files.ts whenever a page is re-rendered; the one the client prefers (Accept-Encoding, with
+ * src/lib/site-files.ts whenever a page is re-rendered; the one the client prefers (Accept-Encoding, with
  * q-values) is sent with `Vary: Accept-Encoding`. Nothing about the files is remembered between requests
  * except bytes keyed by the file's identity (inode, size, mtime), so a page or sibling swapped in by a
  * rename is seen by the next request, with a new ETag.
@@ -16,29 +16,10 @@
  */
 import { closeSync, createReadStream, fstatSync, openSync, readFileSync, statSync, type Stats } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import { extname, join, normalize, sep } from 'node:path';
+import { join, normalize, sep } from 'node:path';
 import { Readable } from 'node:stream';
-import { isCompressible } from '../static/files.ts';
+import { cacheControlOf, contentTypeOf, isCompressible } from '../../src/lib/site-files.ts';
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.xml': 'application/xml; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.webp': 'image/webp',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.ics': 'text/calendar; charset=utf-8',
-  '.pdf': 'application/pdf',
-  '.webmanifest': 'application/manifest+json; charset=utf-8',
-};
 
 /** Files up to this size are answered from memory once read. */
 export const SMALL_FILE_BYTES = 512 * 1024;
@@ -68,7 +49,7 @@ const resolved = new Map<string, string>();
 const RESOLVED_MAX = 50_000;
 
 function fileOf(path: string, s: Stats): StaticFile {
-  const type = TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
+  const type = contentTypeOf(path);
   return { path, size: s.size, type, mtime: s.mtime, mtimeMs: s.mtimeMs, ino: s.ino, compressible: isCompressible(path, s.size) };
 }
 
@@ -233,7 +214,7 @@ function tagOf(s: { ino: number; size: number; mtimeMs: number }, coding: Coding
 }
 
 /** If-None-Match: the weak comparison RFC 9110 asks for (W/ ignored), `*` matching any current file. */
-function noneMatch(header: string, etag: string): boolean {
+export function noneMatch(header: string, etag: string): boolean {
   if (header.trim() === '*') return false;
   const bare = etag.replace(/^W\//, '');
   for (const part of header.split(',')) {
@@ -264,11 +245,10 @@ export function staticAnswer(file: StaticFile, urlPath: string, req: RequestFact
       }
     }
   }
-  const immutable = urlPath.startsWith('/_astro/');
   const headers: Record<string, string> = {
     'content-type': file.type,
     'last-modified': file.mtime.toUTCString(),
-    'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate',
+    'cache-control': cacheControlOf(urlPath),
   };
   if (file.compressible) headers.vary = 'Accept-Encoding';
   if (coding !== 'identity') headers['content-encoding'] = coding;

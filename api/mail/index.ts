@@ -13,7 +13,8 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { newId } from '../auth/crypto.ts';
+import { timeOrderedId } from '../shared/ids.ts';
+import { writeLater } from '../../db/client.ts';
 
 export interface MailAttachment {
   filename: string;
@@ -67,9 +68,12 @@ export function decodeAttachments(json: string | null): MailAttachment[] {
   }));
 }
 
-/** Time-ordered ids: the newest message sorts last. */
+/**
+ * Time-ordered ids: the newest message sorts last, and messages queued in one transaction (a waitlist's, oldest
+ * learner first) are sent in the order they were queued, since the outbox takes them by (due time, id).
+ */
 function messageId(): string {
-  return `msg_${Date.now().toString(36).padStart(9, '0')}${newId('').slice(1)}`;
+  return timeOrderedId('msg');
 }
 
 /**
@@ -100,7 +104,8 @@ export async function queueMails(q: Kysely<Database>, messages: MailMessage[], o
     last_error: null,
     sent_at: null,
   }));
-  await q.insertInto('outbox_messages').values(rows).execute();
+  // In a transaction, sent with its next statement (writeLater): the COMMIT at the latest.
+  await writeLater(q, q.insertInto('outbox_messages').values(rows));
   return rows.map((row) => row.id);
 }
 

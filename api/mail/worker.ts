@@ -14,7 +14,7 @@
  * MAIL_MAX_ATTEMPTS, or at once on a permanent SMTP refusal (5xx), the message is dead.
  */
 import { randomBytes } from 'node:crypto';
-import type { Deps } from '../app.ts';
+import type { Deps } from '../deps.ts';
 import type { BackgroundJob } from '../background.ts';
 import type { OutboxMessageRow } from '../../db/schema/accounts.ts';
 import { loggerFor } from '../log.ts';

@@ -6,7 +6,7 @@
  * it is the real clock.
  */
 import { sql, type Expression, type SqlBool } from 'kysely';
-import type { Deps } from '../app.ts';
+import type { Deps } from '../deps.ts';
 import type { Q } from '../../db/queries/checkout.ts';
 
 /** A learner's clock's row in test_clocks. */

@@ -1,5 +1,5 @@
 /** Renews memberships whose period has ended, retries failed renewals and ends cancelled ones (api/memberships/service.ts). */
-import type { Deps } from '../app.ts';
+import type { Deps } from '../deps.ts';
 import type { BackgroundJob } from '../background.ts';
 import { renewDue } from './service.ts';
 

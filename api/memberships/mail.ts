@@ -4,7 +4,7 @@
  * the change and its e-mail commit together or not at all: a process that dies right after the commit still has
  * the e-mail to send when it (or another) starts again, and a failure to queue undoes the change.
  */
-import type { Deps } from '../app.ts';
+import type { Deps } from '../deps.ts';
 import type { Q } from '../../db/queries/checkout.ts';
 import { queueMail } from '../mail/index.ts';
 import { formatPence } from '../../src/domain/money.ts';

@@ -5,8 +5,9 @@
  * The rules themselves are src/domain/memberships.ts; the clock is api/memberships/clock.ts.
  */
 import { sql } from 'kysely';
-import type { Deps } from '../app.ts';
+import type { Deps } from '../deps.ts';
 import type { Q } from '../../db/queries/checkout.ts';
+import { lockRow, sweepEachLocked } from '../../db/queries/locks.ts';
 import type { Dialect } from '../../db/client.ts';
 import type { MembershipCreditHoldsTable, MembershipPlansTable, MembershipsTable } from '../../db/schema/memberships.ts';
 import type { Selectable } from 'kysely';
@@ -18,7 +19,8 @@ import { loggerFor } from '../log.ts';
 import { membershipClockOn, membershipNow } from './clock.ts';
 import { queueMembershipMail, type MembershipMailKind } from './mail.ts';
 
-export type PlanRow = Selectable<MembershipPlansTable>;
+/** A plan as the checkout and renewals use it (the admin's revision is not theirs to read). */
+export type PlanRow = Omit<Selectable<MembershipPlansTable>, 'revision'>;
 export type MembershipRow = Selectable<MembershipsTable>;
 
 export async function loadPlan(q: Q, planId: string): Promise<PlanRow | undefined> {
@@ -128,9 +130,8 @@ export async function benefitsFor(
   return usable[0] ?? null;
 }
 
-async function lockMembership(q: Q, dialect: Dialect, membershipId: string): Promise<void> {
-  if (dialect !== 'postgres') return;
-  await q.selectFrom('memberships').select('id').where('id', '=', membershipId).forUpdate().execute();
+function lockMembership(q: Q, dialect: Dialect, membershipId: string): Promise<void> {
+  return lockRow(q, dialect, 'memberships', membershipId);
 }
 
 type CreditHoldRow = Selectable<MembershipCreditHoldsTable>;
@@ -200,13 +201,7 @@ export async function releaseCredit(q: Q, dialect: Dialect, checkoutId: string, 
 export async function sweepLapsedCreditHolds(db: Q, dialect: Dialect, now: number): Promise<number> {
   const rows = await db.selectFrom('membership_credit_holds').select('membership_id').distinct()
     .where('status', '=', 'held').where('expires_at', '<=', now).execute();
-  for (const { membership_id } of rows) {
-    await db.transaction().execute(async (tx) => {
-      await lockMembership(tx, dialect, membership_id);
-      await sweepMembership(tx, membership_id, now);
-    });
-  }
-  return rows.length;
+  return sweepEachLocked(db, dialect, 'memberships', rows.map((r) => r.membership_id), (tx, id) => sweepMembership(tx, id, now));
 }
 
 /**

@@ -11,8 +11,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { sql } from 'kysely';
-import type { Deps } from '../app.ts';
-import { rawHandlesOf } from '../../db/client.ts';
+import { rawHandlesOf, type Db, type Dialect } from '../../db/client.ts';
 
 export const METRICS_PREFIX = 'marketplace_';
 
@@ -50,7 +49,8 @@ export interface DatabaseSnapshot {
   renewalsFailed: number;
 }
 
-type SnapshotDeps = Pick<Deps, 'db' | 'now'>;
+/** What the figures are read from (a part of the server's Deps). */
+type SnapshotDeps = { db: Db; now(): number };
 
 function byStatus(rows: Array<{ status: string; n: number | string | bigint }>): Record<string, number> {
   return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
@@ -119,29 +119,23 @@ export async function readSnapshot(deps: SnapshotDeps): Promise<DatabaseSnapshot
   };
 }
 
-export function createMetrics(deps: Pick<Deps, 'db' | 'dialect' | 'now'>): Metrics {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: METRICS_PREFIX });
-
-  const requests = new Histogram({
-    name: `${METRICS_PREFIX}http_request_duration_seconds`,
-    help: 'Time from a request\u2019s arrival to its answer, by route pattern, method and status.',
-    labelNames: ['method', 'route', 'status'] as const,
-    buckets: LATENCY_BUCKETS,
-    registers: [registry],
-  });
-
-  // One read of the database per scrape, shared by every gauge below: a scrape starts every metric's collect()
-  // at once, so they all find the read in flight; the next scrape reads afresh.
+/**
+ * One read of the database per scrape, shared by every gauge: a scrape starts every metric's collect() at once, so
+ * they all find the read in flight; the next scrape reads afresh.
+ */
+function sharedSnapshot(deps: SnapshotDeps): () => Promise<DatabaseSnapshot | null> {
   let inFlight: Promise<DatabaseSnapshot | null> | null = null;
-  const snapshot = (): Promise<DatabaseSnapshot | null> => {
+  return (): Promise<DatabaseSnapshot | null> => {
     inFlight ??= readSnapshot(deps).catch(() => null).finally(() => {
       inFlight = null;
     });
     return inFlight;
   };
+}
 
-  const databaseUp = new Gauge({
+/** The gauges read from the database at scrape time, and whether it could be read. */
+function registerDatabaseGauges(registry: Registry, snapshot: () => Promise<DatabaseSnapshot | null>): void {
+  new Gauge({
     name: `${METRICS_PREFIX}metrics_database_up`,
     help: '1 when the last scrape could read the database\u2019s figures, 0 when it could not (the gauges below are then absent).',
     aggregator: 'min',
@@ -150,7 +144,6 @@ export function createMetrics(deps: Pick<Deps, 'db' | 'dialect' | 'now'>): Metri
       this.set((await snapshot()) ? 1 : 0);
     },
   });
-  void databaseUp;
 
   /** A gauge set from the snapshot at scrape time; absent when the database could not be read. */
   const fromSnapshot = <L extends string>(name: string, help: string, labelNames: readonly L[], set: (g: Gauge<L>, s: DatabaseSnapshot) => void) =>
@@ -185,9 +178,11 @@ export function createMetrics(deps: Pick<Deps, 'db' | 'dialect' | 'now'>): Metri
   });
   fromSnapshot('memberships_past_due', 'Memberships whose renewal failed and will be tried again (benefits paused).', [], (g, s) => g.set(s.membershipsPastDue));
   fromSnapshot('membership_renewals_failed', 'Failed renewal attempts ever recorded: increase() gives a period\u2019s failures.', [], (g, s) => g.set(s.renewalsFailed));
+}
 
-  // The database's connections, read from the pool (or the write queue) at scrape time.
-  const handles = rawHandlesOf(deps.db as Deps['db']);
+/** The database's connections, read from the pool (or the write queue) at scrape time. */
+function registerConnectionGauges(registry: Registry, deps: SnapshotDeps & { dialect: Dialect }): void {
+  const handles = rawHandlesOf(deps.db);
   if (deps.dialect === 'postgres' && handles?.pgPool) {
     const pool = handles.pgPool;
     new Gauge({
@@ -213,6 +208,23 @@ export function createMetrics(deps: Pick<Deps, 'db' | 'dialect' | 'now'>): Metri
       },
     });
   }
+}
+
+export function createMetrics(deps: SnapshotDeps & { dialect: Dialect }): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: METRICS_PREFIX });
+
+  const requests = new Histogram({
+    name: `${METRICS_PREFIX}http_request_duration_seconds`,
+    help: 'Time from a request\u2019s arrival to its answer, by route pattern, method and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  // The pool is read before the scrape's own queries ask it for connections (a registry collects in the order its
+  // metrics were registered): otherwise the scrape would count its own reads as requests waiting.
+  registerConnectionGauges(registry, deps);
+  registerDatabaseGauges(registry, sharedSnapshot(deps));
 
   return {
     registry,

@@ -2,16 +2,15 @@
  * What a verified provider event (webhook) means for the checkout. api/payments/webhooks.ts calls these
  * once per event id (payment_events); the checkout engine does the rest.
  *
- * onPaymentSucceeded hands the event to the engine's handlePaymentEvent (api/checkout/engine.ts), which
- * asks the provider again (retrievePayment), compares amount and currency with the total it stored, and
- * completes the waiting checkout — idempotently, in any order with the browser's "payment was
- * successful" (DESIGN 4 "Pay exactly once"); a success no open checkout waits for any more is refunded.
- * If the engine throws, the webhook answers 500 and the provider redelivers: an event is never marked
- * handled without the engine having taken it.
+ * onPaymentSucceeded hands the event to `deps.paymentEvents` (the port of ./port.ts, which the composition root
+ * wires to the engine's handlePaymentEvent, api/checkout/engine/payment-events.ts): it asks the provider again
+ * (retrievePayment), compares amount and currency with the total it stored, and completes the waiting checkout —
+ * idempotently, in any order with the browser's "payment was successful" (DESIGN 4 "Pay exactly once"); a
+ * success no open checkout waits for any more is refunded. If the engine throws, the webhook answers 500 and the
+ * provider redelivers: an event is never marked handled without the engine having taken it (nor without a sink).
  */
-import type { Deps } from '../app.ts';
-import type { PaymentEvent } from './types.ts';
-import { handlePaymentEvent } from '../checkout/engine.ts';
+import type { Deps } from '../deps.ts';
+import type { PaymentEvent, PaymentEventResult } from './port.ts';
 
 export interface PaymentSucceeded {
   /** 'stripe' | 'paypal' (the name stored with the payment, checkouts.payment_provider). */
@@ -49,8 +48,10 @@ export function toPaymentEvent(event: PaymentSucceeded | PaymentFailed, type: Pa
  * A provider says a payment succeeded: the engine confirms the checkout waiting for it (idempotent).
  * 'ignored' means no checkout of ours knows this payment (or its provider is not configured here).
  */
-export async function onPaymentSucceeded(deps: Deps, event: PaymentSucceeded): ReturnType<typeof handlePaymentEvent> {
-  return handlePaymentEvent(deps, toPaymentEvent(event, 'payment.succeeded'));
+export async function onPaymentSucceeded(deps: Deps, event: PaymentSucceeded): Promise<PaymentEventResult> {
+  // No sink: the event stays unhandled (the webhook answers 500) rather than being marked handled and lost.
+  if (!deps.paymentEvents) throw new Error('payment events have nowhere to go: deps.paymentEvents is wired by api/app.ts');
+  return deps.paymentEvents.succeeded(toPaymentEvent(event, 'payment.succeeded'));
 }
 
 /**

@@ -14,8 +14,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../../db/client.ts';
 import { ProblemError, problems, type Problem, type WalletFailureKind } from '../../src/domain/problems.ts';
 import { walletCaptureSucceeded } from '../../src/domain/checkout/outcomes.ts';
-import type { PaymentProvider, PaymentStatus, ProviderAdapter, ProviderPayment } from './types.ts';
-import { receivePayPalWebhook } from './webhooks.ts';
+import type { PaymentProvider, PaymentStatus, ProviderPayment, ProviderRefund, RefundRequest } from './types.ts';
 
 export const PAYPAL_PROVIDER = 'paypal';
 /** The provider's name in the sdk_error message (spec 8). */
@@ -226,10 +225,15 @@ export class PayPalClient {
     });
   }
 
-  /** POST /v2/payments/captures/{id}/refund (the whole capture), once per capture. */
-  async refundCapture(captureId: string): Promise<{ id: string; status: string }> {
-    return this.call('POST', `/v2/payments/captures/${encodeURIComponent(captureId)}/refund`, '{}', {
-      'paypal-request-id': `refund-${captureId}`,
+  /**
+   * POST /v2/payments/captures/{id}/refund: the whole capture once per capture, or (`part`) an amount once per
+   * request id — PayPal-Request-Id makes a repeat answer with the refund it made.
+   */
+  async refundCapture(captureId: string, part?: { amount: number; currency: string; requestId: string }): Promise<{ id: string; status: string; amount?: { value: string; currency_code: string } }> {
+    const body = part ? JSON.stringify({ amount: { value: penceToDecimal(part.amount), currency_code: part.currency.toUpperCase() } }) : '{}';
+    return this.call('POST', `/v2/payments/captures/${encodeURIComponent(captureId)}/refund`, body, {
+      'paypal-request-id': part ? part.requestId : `refund-${captureId}`,
+      ...(part ? { prefer: 'return=representation' } : {}),
     });
   }
 
@@ -341,6 +345,19 @@ export class PayPalPaymentProvider implements PaymentProvider {
   /** PayPal orders cannot be cancelled; an uncaptured order simply expires. */
   async cancelPayment(_id: string): Promise<void> {}
 
+  /** Refunds `amount` of the order's capture, once per key (PayPal-Request-Id). */
+  async refund(id: string, request: RefundRequest): Promise<ProviderRefund> {
+    const payment = await this.retrievePayment(id);
+    if (!payment?.captureId) throw walletError('sdk_error');
+    try {
+      const refund = await this.client.refundCapture(payment.captureId, { amount: request.amount, currency: request.currency, requestId: request.idempotencyKey });
+      const status = refund.status === 'COMPLETED' ? 'succeeded' : refund.status === 'PENDING' ? 'pending' : 'failed';
+      return { id: refund.id, status, amount: refund.amount ? decimalToPence(refund.amount.value) : request.amount };
+    } catch (err) {
+      throw walletError('sdk_error', err);
+    }
+  }
+
   /** Refunds the order's completed capture (nothing to do when it was never captured). */
   async refundPayment(id: string): Promise<void> {
     const payment = await this.retrievePayment(id);
@@ -415,22 +432,3 @@ async function readJson(res: Response): Promise<unknown> {
     return null;
   }
 }
-
-/** The PAYPAL-* headers a webhook delivery is verified with. */
-const PAYPAL_WEBHOOK_HEADERS = ['paypal-auth-algo', 'paypal-cert-url', 'paypal-transmission-id', 'paypal-transmission-sig', 'paypal-transmission-time'];
-
-/**
- * PayPal's registration: the wallet method, approved in PayPal's window and captured by us, refunds, webhooks
- * verified by PayPal. Live when PAYPAL_CLIENT_ID is set.
- */
-export const paypalAdapter: ProviderAdapter = {
-  name: PAYPAL_PROVIDER,
-  displayName: PAYPAL_DISPLAY_NAME,
-  methods: ['paypal'],
-  mode: 'live',
-  configured: (config) => !!config.PAYPAL_CLIENT_ID,
-  create: (deps) => PayPalPaymentProvider.fromConfig(deps.db, deps.config),
-  browser: (config) => ({ provider: 'paypal', clientId: config.PAYPAL_CLIENT_ID, currency: 'GBP' }),
-  webhook: (deps, delivery) =>
-    receivePayPalWebhook(deps, delivery.rawBody, Object.fromEntries(PAYPAL_WEBHOOK_HEADERS.map((h) => [h, delivery.header(h)]))),
-};

@@ -18,8 +18,8 @@
 import type { Config } from '../config.ts';
 import { PAYMENT_METHODS, type PaymentMethod } from '../../src/domain/checkout/paymentMethods.ts';
 import type { PaymentProvider, PaymentsMode, ProviderAdapter, ProviderDeps, ProviderMethod, PublicPaymentConfig, RecurringProvider } from './types.ts';
-import { stripeAdapter } from './stripe.ts';
-import { paypalAdapter } from './paypal.ts';
+import { stripeAdapter } from './stripe-adapter.ts';
+import { paypalAdapter } from './paypal-adapter.ts';
 import { testCardAdapter } from './test-provider.ts';
 import { testWalletAdapter } from './test-wallet.ts';
 

@@ -25,10 +25,9 @@ import type { Config } from '../config.ts';
 import type { Db } from '../../db/client.ts';
 import { ProblemError, problems, type Problem } from '../../src/domain/problems.ts';
 import {
-  isPaymentSuccessful, type CreatePaymentOptions, type PaymentError, type PaymentProvider, type PaymentStatus, type ProviderAdapter, type ProviderPayment,
-  type RecurringCharge, type RecurringProvider,
+  isPaymentSuccessful, type CreatePaymentOptions, type PaymentError, type PaymentProvider, type PaymentStatus, type ProviderPayment,
+  type ProviderRefund, type RecurringCharge, type RecurringProvider, type RefundRequest,
 } from './types.ts';
-import { receiveStripeWebhook } from './webhooks.ts';
 
 export const STRIPE_PROVIDER = 'stripe';
 
@@ -225,9 +224,37 @@ export class StripePaymentProvider implements PaymentProvider {
     }
   }
 
+  /**
+   * A refund of `amount` pence of a PaymentIntent, once per key. Stripe replays a key for 24 hours; so that a refund
+   * asked again later (the reconciler finishing one whose answer was lost) is never made twice, the refunds of the
+   * intent are looked through first for one made with this key (kept in its metadata as `refund_key`).
+   */
+  async refund(id: string, request: RefundRequest): Promise<ProviderRefund> {
+    const { accountId, intentId } = parseStripePaymentId(id);
+    if (!intentId.startsWith('pi_')) throw new ProblemError(problems.cardProvider({ type: 'invalid_request_error', message: 'Nothing was charged.' }));
+    try {
+      const made = await this.stripe.refunds.list({ payment_intent: intentId, limit: 100 }, this.options(accountId));
+      const earlier = made.data.find((r) => r.metadata?.refund_key === request.idempotencyKey);
+      if (earlier) return fromRefund(earlier);
+      const refund = await this.stripe.refunds.create(
+        { payment_intent: intentId, amount: request.amount, metadata: { ...(request.metadata ?? {}), refund_key: request.idempotencyKey } },
+        this.options(accountId, request.idempotencyKey),
+      );
+      return fromRefund(refund);
+    } catch (err) {
+      throw new ProblemError(stripeErrorProblem(err));
+    }
+  }
+
   private options(accountId: string | null, idempotencyKey?: string): Stripe.RequestOptions {
     return { ...(accountId ? { stripeAccount: accountId } : {}), ...(idempotencyKey ? { idempotencyKey } : {}) };
   }
+}
+
+/** A Stripe refund's status in ours: `pending` (and `requires_action`) settle later; `failed` / `canceled` gave nothing back. */
+function fromRefund(refund: Stripe.Refund): ProviderRefund {
+  const status = refund.status === 'succeeded' ? 'succeeded' : refund.status === 'failed' || refund.status === 'canceled' ? 'failed' : 'pending';
+  return { id: refund.id, status, amount: refund.amount };
 }
 
 function lastError(error: Stripe.PaymentIntent.LastPaymentError | Stripe.SetupIntent.LastSetupError | null | undefined): PaymentError | null {
@@ -342,30 +369,3 @@ export class StripeRecurringProvider implements RecurringProvider {
     }
   }
 }
-
-/** One recurring provider (one SDK client) per database handle and configuration, as the registry keeps providers. */
-const recurringCache = new WeakMap<Db, WeakMap<object, StripeRecurringProvider>>();
-function recurringFor(db: Db, config: Config): StripeRecurringProvider {
-  let byConfig = recurringCache.get(db);
-  if (!byConfig) recurringCache.set(db, (byConfig = new WeakMap()));
-  let recurring = byConfig.get(config);
-  if (!recurring) byConfig.set(config, (recurring = new StripeRecurringProvider(StripePaymentProvider.fromConfig(db, config))));
-  return recurring;
-}
-
-/**
- * Stripe's registration: card (with device wallets) and Klarna as pay-later through the Payment Element,
- * confirmed in the browser (no explicit capture), refunds, signed webhooks, and renewals of memberships
- * (`recurring`). Live when STRIPE_SECRET_KEY is set.
- */
-export const stripeAdapter: ProviderAdapter = {
-  name: STRIPE_PROVIDER,
-  displayName: 'Stripe',
-  methods: ['card', 'klarna'],
-  mode: 'live',
-  configured: (config) => !!config.STRIPE_SECRET_KEY,
-  create: (deps) => StripePaymentProvider.fromConfig(deps.db, deps.config),
-  browser: (config) => ({ provider: 'stripe', publishableKey: config.STRIPE_PUBLISHABLE_KEY }),
-  webhook: (deps, delivery) => receiveStripeWebhook(deps, delivery.rawBody, delivery.header('stripe-signature')),
-  recurring: (deps) => recurringFor(deps.db, deps.config),
-};

@@ -11,10 +11,13 @@
  * Any other number is refused as invalid card details (validation_error).
  */
 import { createHash } from 'node:crypto';
-import { randomBytesPooled } from '../auth/crypto.ts';
+import { randomBytesPooled } from '../shared/ids.ts';
 import type { Db } from '../../db/client.ts';
 import type { TestPaymentRow } from '../../db/schema/checkout.ts';
-import type { PaymentError, PaymentProvider, PaymentStatus, ProviderAdapter, ProviderPayment, RecurringCharge, RecurringProvider } from './types.ts';
+import type {
+  PaymentError, PaymentProvider, PaymentStatus, ProviderAdapter, ProviderPayment, ProviderRefund, RecurringCharge, RecurringProvider, RefundRequest,
+} from './types.ts';
+import { ProblemError, problems } from '../../src/domain/problems.ts';
 
 export const TEST_CARDS = {
   success: '4242424242424242',
@@ -48,22 +51,10 @@ export class TestPaymentProvider implements PaymentProvider {
   async createPayment(amount: number, currency: string, metadata: Record<string, string>): Promise<ProviderPayment> {
     if (!Number.isInteger(amount) || amount <= 0) throw new Error('Test payments need a positive integer amount');
     const id = `tpi_${token()}`;
-    const now = this.options.now();
-    const row = {
-      id,
-      client_secret: `${id}_secret_${token(16)}`,
-      amount,
-      currency: currency.toUpperCase(),
-      status: 'requires_payment_method',
-      metadata,
-      payment_error: null,
-      return_url: null,
-      card_last4: null,
-      created_at: now,
-      updated_at: now,
-    };
-    await this.db.insertInto('test_payments').values(row).execute();
-    return toPayment({ ...row });
+    const row = await insertTestPayment(this.db, {
+      id, clientSecret: `${id}_secret_${token(16)}`, amount, currency, status: 'requires_payment_method', metadata, now: this.options.now(),
+    });
+    return toPayment(row);
   }
 
   async retrievePayment(id: string): Promise<ProviderPayment | null> {
@@ -72,21 +63,15 @@ export class TestPaymentProvider implements PaymentProvider {
   }
 
   async cancelPayment(id: string): Promise<void> {
-    await this.db
-      .updateTable('test_payments')
-      .set({ status: 'canceled', updated_at: this.options.now() })
-      .where('id', '=', id)
-      .where('status', 'in', ['requires_payment_method', 'requires_confirmation', 'requires_action'])
-      .execute();
+    await cancelTestPayment(this.db, id, this.options.now(), ['requires_payment_method', 'requires_confirmation', 'requires_action']);
   }
 
   async refundPayment(id: string): Promise<void> {
-    await this.db
-      .updateTable('test_payments')
-      .set({ status: 'refunded', updated_at: this.options.now() })
-      .where('id', '=', id)
-      .where('status', 'in', ['succeeded', 'requires_capture'])
-      .execute();
+    await refundAllTestPayment(this.db, id, this.options.now(), ['succeeded', 'requires_capture']);
+  }
+
+  async refund(paymentId: string, request: RefundRequest): Promise<ProviderRefund> {
+    return refundTestPayment(this.db, paymentId, request, this.options.now());
   }
 
   /**
@@ -161,6 +146,86 @@ export class TestPaymentProvider implements PaymentProvider {
     const row = await this.db.selectFrom('test_payments').selectAll().where('id', '=', id).executeTakeFirst();
     return row ?? null;
   }
+}
+
+/** A new payment of the built-in test providers (the test card's and the test wallet's share one table). */
+export async function insertTestPayment(db: Db, input: {
+  id: string; clientSecret: string; amount: number; currency: string; status: PaymentStatus; metadata: Record<string, string>; now: number;
+}): Promise<TestPaymentRow> {
+  const row = {
+    id: input.id,
+    client_secret: input.clientSecret,
+    amount: input.amount,
+    currency: input.currency.toUpperCase(),
+    status: input.status,
+    metadata: input.metadata,
+    payment_error: null,
+    return_url: null,
+    card_last4: null,
+    created_at: input.now,
+    updated_at: input.now,
+  };
+  await db.insertInto('test_payments').values(row).execute();
+  return row;
+}
+
+/** Cancels a test payment still in one of the states `from` (a settled one stays as it is). */
+export async function cancelTestPayment(db: Db, id: string, now: number, from: PaymentStatus[]): Promise<void> {
+  await db.updateTable('test_payments').set({ status: 'canceled', updated_at: now }).where('id', '=', id).where('status', 'in', from).execute();
+}
+
+/** The test provider's refusal, in the card provider's words (spec 8). */
+function refused(message: string, code = 'charge_already_refunded'): ProblemError {
+  return new ProblemError(problems.cardProvider({ type: 'invalid_request_error', code, message }));
+}
+
+/**
+ * A refund of a test payment (card or wallet: one table), once per idempotency key, as a provider keeps one refund per
+ * key: a key seen before answers with its refund. Never more than what is left of the payment; a payment refunded in
+ * full becomes `refunded`. Each refund is a row of test_refunds, so tests count what the provider did.
+ */
+export async function refundTestPayment(db: Db, paymentId: string, request: RefundRequest, now: number): Promise<ProviderRefund> {
+  const byKey = () => db.selectFrom('test_refunds').selectAll().where('idempotency_key', '=', request.idempotencyKey).executeTakeFirst();
+  const seen = await byKey();
+  if (seen) {
+    if (seen.payment_id !== paymentId) throw refused('Keys for idempotent requests can only be used for the same request.', 'idempotency_key_in_use');
+    return { id: seen.id, status: seen.status as ProviderRefund['status'], amount: Number(seen.amount) };
+  }
+  if (!Number.isSafeInteger(request.amount) || request.amount <= 0) throw refused('A refund needs a positive amount.', 'parameter_invalid_integer');
+  const payment = await db.selectFrom('test_payments').selectAll().where('id', '=', paymentId).executeTakeFirst();
+  if (!payment) throw refused(`No such payment: '${paymentId}'`, 'resource_missing');
+  if (!['succeeded', 'requires_capture', 'refunded'].includes(payment.status)) throw refused(`This payment is ${payment.status}.`, 'payment_intent_unexpected_state');
+  const done = await db.selectFrom('test_refunds').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount'), eb.lit(0)).as('total'))
+    .where('payment_id', '=', paymentId).executeTakeFirstOrThrow();
+  const left = Number(payment.amount) - Number(done.total);
+  if (request.amount > left) {
+    throw refused(`Refund amount (${request.amount}) is greater than the amount left to refund (${Math.max(0, left)}).`, 'amount_too_large');
+  }
+  await db.insertInto('test_refunds').values({
+    id: `tre_${token()}`, payment_id: paymentId, idempotency_key: request.idempotencyKey, amount: request.amount,
+    currency: request.currency.toUpperCase(), status: 'succeeded', created_at: now,
+  }).onConflict((oc) => oc.column('idempotency_key').doNothing()).execute();
+  const made = (await byKey())!;
+  if (request.amount === left) {
+    await db.updateTable('test_payments').set({ status: 'refunded', updated_at: now }).where('id', '=', paymentId).execute();
+  }
+  return { id: made.id, status: made.status as ProviderRefund['status'], amount: Number(made.amount) };
+}
+
+/** Gives back all that is left of a test payment in one refund (the checkout's `refundPayment`). */
+export async function refundAllTestPayment(db: Db, paymentId: string, now: number, from: string[]): Promise<void> {
+  const payment = await db.selectFrom('test_payments').select(['amount', 'currency', 'status']).where('id', '=', paymentId).executeTakeFirst();
+  if (!payment || !from.includes(payment.status)) return;
+  const done = await db.selectFrom('test_refunds').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount'), eb.lit(0)).as('total'))
+    .where('payment_id', '=', paymentId).executeTakeFirstOrThrow();
+  const left = Number(payment.amount) - Number(done.total);
+  if (left > 0) {
+    await db.insertInto('test_refunds').values({
+      id: `tre_${token()}`, payment_id: paymentId, idempotency_key: `full_${paymentId}`, amount: left, currency: payment.currency,
+      status: 'succeeded', created_at: now,
+    }).onConflict((oc) => oc.column('idempotency_key').doNothing()).execute();
+  }
+  await db.updateTable('test_payments').set({ status: 'refunded', updated_at: now }).where('id', '=', paymentId).where('status', 'in', from).execute();
 }
 
 function isOk(status: string): boolean {

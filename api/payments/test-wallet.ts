@@ -15,7 +15,8 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/client.ts';
 import type { TestPaymentRow } from '../../db/schema/checkout.ts';
 import { ProblemError, problems, type WalletFailureKind } from '../../src/domain/problems.ts';
-import type { PaymentError, PaymentProvider, PaymentStatus, ProviderAdapter, ProviderPayment } from './types.ts';
+import type { PaymentProvider, ProviderAdapter, ProviderPayment, ProviderRefund, RefundRequest } from './types.ts';
+import { cancelTestPayment, insertTestPayment, refundAllTestPayment, refundTestPayment, toPayment } from './test-provider.ts';
 
 export const TEST_WALLET_PROVIDER = 'test-wallet';
 /** The simulated provider stands in for PayPal, so its errors name PayPal (spec 8 sdk_error). */
@@ -44,21 +45,10 @@ export class TestWalletProvider implements PaymentProvider {
     const asked = metadata.test_wallet_scenario as TestWalletScenario | undefined;
     const scenario: TestWalletScenario = asked && SCENARIOS.includes(asked) ? asked : amount === TEST_WALLET_DECLINED_AMOUNT ? 'DECLINED' : 'COMPLETED';
     const id = `TESTWALLET-${randomBytes(9).toString('hex').toUpperCase()}`;
-    const now = this.options.now();
-    const row = {
-      id,
-      client_secret: id,
-      amount,
-      currency: currency.toUpperCase(),
-      status: 'requires_confirmation',
-      metadata: { ...metadata, test_wallet_scenario: scenario },
-      payment_error: null,
-      return_url: null,
-      card_last4: null,
-      created_at: now,
-      updated_at: now,
-    };
-    await this.db.insertInto('test_payments').values(row).execute();
+    const row = await insertTestPayment(this.db, {
+      id, clientSecret: id, amount, currency, status: 'requires_confirmation', metadata: { ...metadata, test_wallet_scenario: scenario }, now: this.options.now(),
+    });
+    // A wallet order never waits for a 3-D Secure page, so the shared view has no next action for it.
     return toPayment(row);
   }
 
@@ -103,40 +93,24 @@ export class TestWalletProvider implements PaymentProvider {
   }
 
   async cancelPayment(id: string): Promise<void> {
-    await this.db
-      .updateTable('test_payments')
-      .set({ status: 'canceled', updated_at: this.options.now() })
-      .where('id', '=', id)
-      .where('status', 'in', ['requires_payment_method', 'requires_confirmation'])
-      .execute();
+    await cancelTestPayment(this.db, id, this.options.now(), ['requires_payment_method', 'requires_confirmation']);
   }
 
   async refundPayment(id: string): Promise<void> {
-    await this.db
-      .updateTable('test_payments')
-      .set({ status: 'refunded', updated_at: this.options.now() })
-      .where('id', '=', id)
-      .where('status', '=', 'succeeded')
-      .execute();
+    if (!id.startsWith('TESTWALLET-')) return;
+    await refundAllTestPayment(this.db, id, this.options.now(), ['succeeded']);
+  }
+
+  /** A refund of a captured order (all or part of it), once per key, as PayPal's PayPal-Request-Id makes it. */
+  async refund(paymentId: string, request: RefundRequest): Promise<ProviderRefund> {
+    if (!paymentId.startsWith('TESTWALLET-')) throw new ProblemError(problems.walletProvider('sdk_error', TEST_WALLET_DISPLAY_NAME));
+    return refundTestPayment(this.db, paymentId, request, this.options.now());
   }
 
   private async row(id: string): Promise<TestPaymentRow | undefined> {
     if (!id.startsWith('TESTWALLET-')) return undefined;
     return this.db.selectFrom('test_payments').selectAll().where('id', '=', id).executeTakeFirst();
   }
-}
-
-function toPayment(row: Pick<TestPaymentRow, 'id' | 'client_secret' | 'status' | 'amount' | 'currency' | 'metadata' | 'payment_error'>): ProviderPayment {
-  return {
-    id: row.id,
-    clientSecret: row.client_secret,
-    status: row.status as PaymentStatus,
-    amount: Number(row.amount),
-    currency: row.currency,
-    metadata: (row.metadata ?? {}) as Record<string, string>,
-    lastError: (row.payment_error as PaymentError | null) ?? null,
-    nextAction: null,
-  };
 }
 
 /** The test wallet's registration: the wallet method, captured like PayPal, only in PAYMENTS_MODE=test. */

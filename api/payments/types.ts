@@ -6,7 +6,7 @@
  */
 
 import type { Config } from '../config.ts';
-import type { Deps } from '../app.ts';
+import type { Deps } from '../deps.ts';
 import type { Db } from '../../db/client.ts';
 import type { PaymentMethod, PublicPaymentConfig, PublicProviderConfig } from '../../src/domain/checkout/paymentMethods.ts';
 
@@ -67,6 +67,28 @@ export interface PaymentProvider {
   cancelPayment(id: string): Promise<void>;
   /** Gives back the money of a succeeded payment (e.g. when the spaces were lost meanwhile). */
   refundPayment(id: string): Promise<void>;
+  /**
+   * Gives back `amount` pence of a succeeded payment (all of it or a part), once per `idempotencyKey`: asked again
+   * with the same key (a retry, the refund reconciler after a lost answer) it answers with the refund it made, never a
+   * second one. Throws the provider's problem when the provider refuses or cannot be reached (the caller keeps the
+   * refund pending and asks again with the same key).
+   */
+  refund(paymentId: string, request: RefundRequest): Promise<ProviderRefund>;
+}
+
+export interface RefundRequest {
+  amount: number;
+  currency: string;
+  /** The same key for every attempt of one refund (api/admin/refunds.ts: refund_{id}). */
+  idempotencyKey: string;
+  metadata?: Record<string, string>;
+}
+
+/** A provider's refund: `pending` while the provider is still moving the money (it settles later on its own). */
+export interface ProviderRefund {
+  id: string;
+  status: 'succeeded' | 'pending' | 'failed';
+  amount: number;
 }
 
 export interface CreatePaymentOptions {
@@ -79,16 +101,8 @@ export function isPaymentSuccessful(status: PaymentStatus | string | null | unde
   return status === 'succeeded' || status === 'requires_capture';
 }
 
-/**
- * A provider event (webhook, or the test provider's in-process notice): the checkout completes
- * when a payment it is waiting for succeeds. `eventId` makes redelivery harmless.
- */
-export interface PaymentEvent {
-  provider: string;
-  eventId: string;
-  type: 'payment.succeeded' | 'payment.failed';
-  paymentId: string;
-}
+// The event a provider's webhook hands on (one home: the port the composition root wires, ./port.ts).
+export type { PaymentEvent } from './port.ts';
 
 /** The methods a provider can take (spec 3 "Payment options"); invoice and in-person need no provider. */
 export type ProviderMethod = Extract<PaymentMethod, 'card' | 'paypal' | 'klarna'>;

@@ -13,7 +13,7 @@
  *   and the provider retries later.
  */
 import Stripe from 'stripe';
-import type { Deps } from '../app.ts';
+import type { Deps } from '../deps.ts';
 import { ProblemError, problemType, problems, type Problem } from '../../src/domain/problems.ts';
 import { onPaymentFailed, onPaymentSucceeded } from './events.ts';
 import { stripePaymentId, STRIPE_PROVIDER } from './stripe.ts';

@@ -1,10 +1,13 @@
 /**
  * A worker process of the full build (forked by full-build.ts, one per core): renders the chunks of
  * educators it is sent (site-build.ts) and answers each with what it wrote. Its settings come from the
- * environment the build gives it: DATABASE_URL, BUILD_DIST_DIR, PAGES_NOW, and the site's own (PUBLIC_HOST…).
+ * environment the build gives it: DATABASE_URL, BUILD_DIST_DIR, PAGES_NOW, the site's own (PUBLIC_HOST…) and
+ * the pages' target (PUBLISH_TARGET and the S3_… settings: then the pages go to the bucket, and their names back).
  */
 import { openDb } from '../../db/client.ts';
+import { loadPageTargetSettings } from '../config.ts';
 import { createSiteBuilder, type ChunkReport } from './site-build.ts';
+import { pageTargetFor } from './targets.ts';
 
 export type ToBuildWorker = { type: 'chunk'; ids: string[] } | { type: 'stop' };
 export type FromBuildWorker =
@@ -28,7 +31,8 @@ if (!distDir || !Number.isInteger(now)) {
 
 const db = openDb({ url: process.env.DATABASE_URL || undefined, poolSize: 2 });
 try {
-  const builder = await createSiteBuilder({ db, distDir, now });
+  const target = pageTargetFor(loadPageTargetSettings(process.env), distDir, { fresh: true });
+  const builder = await createSiteBuilder({ db, distDir, now, target, listFiles: target.kind === 's3' });
   // One chunk at a time, in order: the parent sends the next one when this one is done.
   let queue = Promise.resolve();
   process.on('message', (message: ToBuildWorker) => {

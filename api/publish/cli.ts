@@ -27,7 +27,7 @@ if (values.once) {
   await db.destroy();
 } else {
   const worker = startWorker(publisherJob(publisher), log);
-  log.info('publisher running', { dist: config.DIST_DIR });
+  log.info('publisher running', { dist: config.DIST_DIR, target: config.PUBLISH_TARGET || 'dist/client' });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       void worker.stop().then(async () => {

@@ -5,16 +5,13 @@
  * same data.
  */
 import type { Db } from '../../db/client.ts';
-import {
-  CATEGORY_CAROUSEL_SOURCE, topCards, type EducatorModel, type PublicCatalogue,
-} from '../../db/queries/pages.ts';
-import { minisiteSitemaps } from '../../db/queries/sitemaps.ts';
+import type { EducatorModel, PublicCatalogue } from '../../db/queries/pages.ts';
+import { minisiteSitemaps } from '../../src/lib/sitemaps.ts';
 import { educatorPages, type EducatorPage } from '../../src/domain/publish-pages.ts';
 import { robotsDisallow } from '../../src/domain/crawl.ts';
 import { minisiteUrl } from '../../src/lib/config.ts';
-import { robotsTxt } from '../../src/lib/sitemap.ts';
+import { robotsTxt } from '../../src/domain/sitemap.ts';
 import { embedEnquiryJson } from '../../src/lib/embed-enquiry.ts';
-import type { CourseCard } from '../../src/lib/types.ts';
 import { isSafeSlug } from '../../src/domain/slugs.ts';
 import type { Renderer, TwinRoute } from './render.ts';
 import { educatorFilesOnly, safeEducatorFolders, siteFilePath, UnsafeSitePathError } from './safe-paths.ts';
@@ -59,31 +56,4 @@ async function renderFiles(
     default:
       return [[page.file, await r.render(page.kind as TwinRoute, { context: page.context, props: { model, now } })]];
   }
-}
-
-/**
- * The first cards of each category's carousel (what a course page of that category shows), read from the
- * search read model per category, never from the whole catalogue; kept for the life of the cache.
- */
-export function carouselCache(db: Db, now: number) {
-  const cards = new Map<string, Promise<CourseCard[]>>();
-  const of = (categoryId: string) => {
-    let pending = cards.get(categoryId);
-    if (!pending) {
-      pending = topCards(db, { categoryId, limit: CATEGORY_CAROUSEL_SOURCE, now });
-      cards.set(categoryId, pending);
-    }
-    return pending;
-  };
-  return {
-    of,
-    /** Fills `data.cardsByCategory` for every category its educators' courses are in. */
-    async fill(data: PublicCatalogue, categorySlug: (id: string) => string | undefined): Promise<void> {
-      const ids = new Set(data.educators.flatMap((m) => m.courses.flatMap((c) => (c.course.category_id ? [c.course.category_id] : []))));
-      for (const id of ids) {
-        const slug = categorySlug(id);
-        if (slug) data.cardsByCategory.set(slug, await of(id));
-      }
-    },
-  };
 }

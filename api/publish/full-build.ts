@@ -10,6 +10,10 @@
  *    (api/publish/build-worker.ts). The educators are handed out a chunk at a time, so memory follows the chunk,
  *    not the catalogue, and a publish of the same data later writes the same bytes.
  *
+ * With PUBLISH_TARGET=s3://bucket/prefix the pages go to that bucket instead of dist/client (api/publish/bucket-build.ts:
+ * what `astro build` wrote is uploaded around step 2 — the assets before, its HTML pages after — and what the
+ * build did not write is removed from the bucket at the end). dist/ keeps the bundle every server runs.
+ *
  *   node scripts/build-site.mjs [--workers N] [--chunk N]
  *
  * Reads DATABASE_URL, ASTRO_OUT_DIR (default dist) and the site's settings (PUBLIC_HOST…) from the environment;
@@ -22,7 +26,12 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openDb } from '../../db/client.ts';
+import { loadPageTargetSettings } from '../config.ts';
+import { pageBucketOf } from './page-bucket.ts';
+import { bucketClock, pruneBucket, uploadBuiltFiles } from './bucket-build.ts';
+import { createS3Target } from './s3-target.ts';
 import type { FromBuildWorker, ToBuildWorker } from './build-worker.ts';
+import { recordCategoryCarousels } from './carousels.ts';
 
 const { values } = parseArgs({
   options: {
@@ -63,8 +72,28 @@ if (astroExit !== 0) {
 }
 const astroSeconds = seconds(started);
 
-// 2. The educators' pages, a chunk at a time, in worker processes.
+// The pages' bucket, when they go to one: the assets first, so that no page written from here on misses them.
+let bucket: ReturnType<typeof pageBucketOf> = null;
+try {
+  bucket = pageBucketOf(loadPageTargetSettings(process.env));
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(2);
+}
+const bucketTarget = bucket ? createS3Target(bucket) : null;
+const clientDir = resolve(distDir, 'client');
+const written = new Set<string>();
+let bucketStartedAt = new Date(0);
+if (bucket && bucketTarget) {
+  bucketStartedAt = await bucketClock(bucket);
+  for (const name of await uploadBuiltFiles(clientDir, bucketTarget, (file) => !file.endsWith('.html'))) written.add(name);
+  console.log(`[build-site] ${written.size} files of astro build (all but its pages) in ${bucket.description}`);
+}
+
+// 2. The educators' pages, a chunk at a time, in worker processes. First the category carousels as built, so the
+// publisher can tell when a category's course pages need theirs again (the category pages themselves write nothing).
 const db = openDb({ url: process.env.DATABASE_URL || undefined, poolSize: 1 });
+await recordCategoryCarousels(db, now);
 const ids = (await db.selectFrom('educators').select('id').orderBy('slug').orderBy('id').execute()).map((r) => r.id);
 await db.destroy();
 const chunks: string[][] = [];
@@ -108,6 +137,7 @@ await new Promise<void>((ok, fail) => {
         totals.files += message.report.files;
         totals.pages += message.report.pages;
         totals.workerCpuSeconds += message.cpuMs / 1000;
+        for (const name of message.report.names ?? []) written.add(name);
         if (performance.now() - lastProgress > 10_000) {
           lastProgress = performance.now();
           const s = seconds(catalogueStarted);
@@ -128,5 +158,15 @@ await new Promise<void>((ok, fail) => {
 });
 
 const catalogueSeconds = seconds(catalogueStarted);
+
+// The bucket: astro build's pages last, then what this build did not write, unless written since it started.
+const bucketFigures = { uploaded: 0, removed: 0 };
+if (bucket && bucketTarget) {
+  for (const name of await uploadBuiltFiles(clientDir, bucketTarget, (file) => file.endsWith('.html'))) written.add(name);
+  const removed = await pruneBucket(bucket, bucketTarget, written, bucketStartedAt);
+  bucketFigures.uploaded = written.size;
+  bucketFigures.removed = removed.length;
+  console.log(`[build-site] ${bucket.description}: ${written.size} files published, ${removed.length} left over from before removed`);
+}
 console.log(`[build-site] astro build ${astroSeconds.toFixed(1)} s; ${totals.educators} educators: ${totals.pages} pages (${totals.files} files) in ${catalogueSeconds.toFixed(1)} s (${(totals.pages / Math.max(catalogueSeconds, 0.001)).toFixed(0)} pages/s, ${Math.min(workerCount, chunks.length)} workers, ${((totals.workerCpuSeconds * 1000) / Math.max(totals.files, 1)).toFixed(1)} ms of CPU per file)`);
-console.log(`build-site ${JSON.stringify({ astroSeconds, catalogueSeconds, workers: Math.min(workerCount, chunks.length), ...totals })}`);
+console.log(`build-site ${JSON.stringify({ astroSeconds, catalogueSeconds, workers: Math.min(workerCount, chunks.length), ...totals, ...(bucket ? { bucket: bucketFigures } : {}) })}`);

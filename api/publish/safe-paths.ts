@@ -42,3 +42,12 @@ export function educatorFilesOnly<T extends [string, string]>(slug: string, file
   for (const [file] of files) siteFilePath('/site', file, folders);
   return files;
 }
+
+/**
+ * A file's name in the site (`minisite/clay/index.html`: what a PageTarget writes), refused as siteFilePath
+ * refuses it; dot segments resolved, so the name a check passed is the name written.
+ */
+export function siteKey(file: string, folders?: readonly string[]): string {
+  const root = resolve('/site');
+  return relative(root, siteFilePath(root, file, folders)).split(sep).join('/');
+}

@@ -14,7 +14,7 @@
  */
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
-import type { AppEnv } from '../app.ts';
+import type { AppEnv } from '../deps.ts';
 import type { Db } from '../../db/client.ts';
 import { parseJson } from '../http/parse.ts';
 import { ProblemError, problems } from '../../src/domain/problems.ts';
@@ -23,8 +23,8 @@ import { requestSession, requireUser, forgetRequestSession } from '../auth/middl
 import { authProblems } from '../auth/problems.ts';
 import { hashPassword, verifyPassword } from '../auth/crypto.ts';
 import { consumeToken, deleteOtherSessions, issueToken } from '../auth/sessions.ts';
-import { findUserByEmail, findUserById, normaliseEmail } from '../auth/users.ts';
-import { mainSiteOrigin } from '../auth/site.ts';
+import { accountOf, findUserByEmail, findUserById, normaliseEmail } from '../auth/users.ts';
+import { mainSiteOrigin } from '../shared/origins.ts';
 import { changeEmailEmail, changeEmailTakenEmail } from '../auth/emails.ts';
 import { queueMail } from '../mail/index.ts';
 import { clearSessionCookie } from '../http/cookies.ts';
@@ -33,32 +33,6 @@ import { rebuildReviewAggregates } from '../../db/queries/review-aggregates.ts';
 import type { UserRow } from '../../db/schema/accounts.ts';
 
 const FRESH_LINK_SECONDS = 30 * 60;
-
-export interface Account {
-  id: string;
-  studentId: string;
-  email: string;
-  emailConfirmed: boolean;
-  firstName: string;
-  lastName: string;
-  avatar: { url: string | null };
-  hasPassword: boolean;
-  createdAt: number;
-}
-
-export function accountOf(user: UserRow): Account {
-  return {
-    id: user.id,
-    studentId: user.student_id,
-    email: user.email,
-    emailConfirmed: Boolean(user.email_confirmed),
-    firstName: user.first_name,
-    lastName: user.last_name,
-    avatar: { url: user.avatar_url },
-    hasPassword: Boolean(user.password_hash),
-    createdAt: Number(user.created_at),
-  };
-}
 
 async function currentUser(c: Context<AppEnv>): Promise<UserRow> {
   const sessionUser = requireUser(c);
@@ -77,6 +51,18 @@ function wrongPassword(): ProblemError {
   return new ProblemError(problems.validation([{ key: 'currentPassword', name: 'Current password', message: 'is not right' }]));
 }
 
+/**
+ * Refuses (with `wrong()`) a password that is missing or not the account's. Tries are counted per user as logins are,
+ * and a right password gives its try back.
+ */
+async function requirePassword(c: Context<AppEnv>, now: number, user: { id: string; hash: string }, given: string | null | undefined, wrong: () => ProblemError): Promise<void> {
+  const { db, config } = c.var.deps;
+  const rules = [{ bucket: `password:user:${user.id}`, limit: config.RATE_LIMIT_LOGIN_PER_EMAIL, windowSeconds: 900 }];
+  await takeHits(db, rules, now);
+  if (!given || !(await verifyPassword(given, user.hash))) throw wrong();
+  await refundHits(db, rules, now);
+}
+
 /** Deletes a user and what is theirs: reviews (with their aggregates), saved courses, sessions, tokens, claims, form answers. */
 export async function deleteUserAndData(db: Db, user: UserRow): Promise<void> {
   await db.transaction().execute(async (trx) => {
@@ -93,115 +79,119 @@ export async function deleteUserAndData(db: Db, user: UserRow): Promise<void> {
 
 export function accountRoutes() {
   const app = new Hono<AppEnv>();
-
-  app.get('/account', async (c) => {
-    const user = await currentUser(c);
-    return c.json(accountOf(user), 200, { 'cache-control': 'no-store' });
-  });
-
-  app.patch('/account', async (c) => {
-    const user = await currentUser(c);
-    const body = await parseJson(c, z.strictObject({
-      firstName: z.string().trim().min(1, 'is required').max(100).optional(),
-      lastName: z.string().trim().min(1, 'is required').max(100).optional(),
-    }));
-    const { db } = c.var.deps;
-    await db
-      .updateTable('users')
-      .set({
-        first_name: body.firstName ?? user.first_name,
-        last_name: body.lastName ?? user.last_name,
-        updated_at: c.var.deps.now(),
-      })
-      .where('id', '=', user.id)
-      .execute();
-    return c.json(accountOf((await findUserById(db, user.id))!), 200, { 'cache-control': 'no-store' });
-  });
-
-  app.post('/account/email', async (c) => {
-    const user = await currentUser(c);
-    const { db, config } = c.var.deps;
-    const now = c.var.deps.now();
-    const body = await parseJson(c, z.object({ email: z.string().max(254) }));
-    const message = validateEmail(body.email.trim());
-    if (message) throw new ProblemError(problems.invalidEmail(message));
-    const email = normaliseEmail(body.email);
-    const rules = [
-      { bucket: emailBucket('mail', email), limit: config.RATE_LIMIT_MAIL_PER_EMAIL, windowSeconds: 900, shared: true },
-      { bucket: ipBucket('mail', clientIp(c)), limit: config.RATE_LIMIT_MAIL_PER_IP, windowSeconds: 900 },
-    ];
-    await takeHits(db, rules, now);
-    if (email !== user.email) {
-      // The same answer whether or not the address is taken; its owner is told instead.
-      const taken = await findUserByEmail(db, email);
-      await db.transaction().execute(async (tx) => {
-        if (taken) {
-          await queueMail(tx, changeEmailTakenEmail(email), { now });
-        } else {
-          const token = await issueToken(tx, { purpose: 'change-email', email, userId: user.id, payload: { from: user.email } }, now);
-          await queueMail(tx, changeEmailEmail(email, user.first_name || null, `${mainSiteOrigin(config)}/profile/settings?confirm-email=${encodeURIComponent(token)}`), { now });
-        }
-      });
-    }
-    return c.json({ status: 'check-email', email }, 202);
-  });
-
-  app.post('/account/email/confirm', async (c) => {
-    const user = await currentUser(c);
-    const { db } = c.var.deps;
-    const now = c.var.deps.now();
-    const body = await parseJson(c, z.object({ token: z.string().min(1).max(200) }));
-    const row = await consumeToken(db, body.token, ['change-email'], now, { userId: user.id });
-    if (!row || !row.email || row.user_id !== user.id) throw new ProblemError(authProblems.invalidToken());
-    if (await findUserByEmail(db, row.email)) throw new ProblemError(authProblems.conflict('E-mail Address Taken', 'Another account uses this e-mail address now.'));
-    await db.updateTable('users').set({ email: row.email, email_confirmed: true, updated_at: now }).where('id', '=', user.id).execute();
-    return c.json(accountOf((await findUserById(db, user.id))!), 200, { 'cache-control': 'no-store' });
-  });
-
-  app.post('/account/password', async (c) => {
-    const user = await currentUser(c);
-    const { db, config } = c.var.deps;
-    const now = c.var.deps.now();
-    const body = await parseJson(c, z.object({
-      currentPassword: z.string().max(200).optional().nullable(),
-      newPassword: z.string().min(8, 'must be at least 8 characters').max(200, 'must be at most 200 characters'),
-    }));
-    if (user.password_hash && !(await freshFromEmail(c))) {
-      const rules = [{ bucket: `password:user:${user.id}`, limit: config.RATE_LIMIT_LOGIN_PER_EMAIL, windowSeconds: 900 }];
-      await takeHits(db, rules, now);
-      if (!body.currentPassword || !(await verifyPassword(body.currentPassword, user.password_hash))) throw wrongPassword();
-      await refundHits(db, rules, now);
-    }
-    const hash = await hashPassword(body.newPassword, config.SCRYPT_LOG_N);
-    await db.updateTable('users').set({ password_hash: hash, updated_at: now }).where('id', '=', user.id).execute();
-    // Every other login of this account ends; this one stays.
-    const session = await requestSession(c);
-    await deleteOtherSessions(db, user.id, session?.familyId ?? null);
-    return c.body(null, 204);
-  });
-
-  app.delete('/account', async (c) => {
-    const user = await currentUser(c);
-    const { db, config } = c.var.deps;
-    const now = c.var.deps.now();
-    const body = await parseJson(c, z.object({ password: z.string().max(200).optional().nullable(), email: z.string().max(254).optional().nullable() }));
-    if (!(await freshFromEmail(c))) {
-      if (user.password_hash) {
-        const rules = [{ bucket: `password:user:${user.id}`, limit: config.RATE_LIMIT_LOGIN_PER_EMAIL, windowSeconds: 900 }];
-        await takeHits(db, rules, now);
-        if (!body.password || !(await verifyPassword(body.password, user.password_hash))) {
-          throw new ProblemError(problems.validation([{ key: 'password', name: 'Password', message: 'is not right' }]));
-        }
-        await refundHits(db, rules, now);
-      } else if (!body.email || normaliseEmail(body.email) !== user.email) {
-        throw new ProblemError(problems.validation([{ key: 'email', name: 'Email', message: 'must be your e-mail address' }]));
-      }
-    }
-    await deleteUserAndData(db, user);
-    clearSessionCookie(c, config);
-    forgetRequestSession(c, null);
-    return c.body(null, 204);
-  });
-
+  app.get('/account', showAccount);
+  app.patch('/account', renameAccount);
+  app.post('/account/email', requestEmailChange);
+  app.post('/account/email/confirm', confirmEmailChange);
+  app.post('/account/password', changePassword);
+  app.delete('/account', deleteAccount);
   return app;
+}
+
+/** GET /account. */
+async function showAccount(c: Context<AppEnv>) {
+  const user = await currentUser(c);
+  return c.json(accountOf(user), 200, { 'cache-control': 'no-store' });
+}
+
+/** PATCH /account: the user's first and last name. */
+async function renameAccount(c: Context<AppEnv>) {
+  const user = await currentUser(c);
+  const body = await parseJson(c, z.strictObject({
+    firstName: z.string().trim().min(1, 'is required').max(100).optional(),
+    lastName: z.string().trim().min(1, 'is required').max(100).optional(),
+  }));
+  const { db } = c.var.deps;
+  await db
+    .updateTable('users')
+    .set({
+      first_name: body.firstName ?? user.first_name,
+      last_name: body.lastName ?? user.last_name,
+      updated_at: c.var.deps.now(),
+    })
+    .where('id', '=', user.id)
+    .execute();
+  return c.json(accountOf((await findUserById(db, user.id))!), 200, { 'cache-control': 'no-store' });
+}
+
+/** POST /account/email: a confirmation link to the new address (its owner is told if it is taken). */
+async function requestEmailChange(c: Context<AppEnv>) {
+  const user = await currentUser(c);
+  const { db, config } = c.var.deps;
+  const now = c.var.deps.now();
+  const body = await parseJson(c, z.object({ email: z.string().max(254) }));
+  const message = validateEmail(body.email.trim());
+  if (message) throw new ProblemError(problems.invalidEmail(message));
+  const email = normaliseEmail(body.email);
+  const rules = [
+    { bucket: emailBucket('mail', email), limit: config.RATE_LIMIT_MAIL_PER_EMAIL, windowSeconds: 900, shared: true },
+    { bucket: ipBucket('mail', clientIp(c)), limit: config.RATE_LIMIT_MAIL_PER_IP, windowSeconds: 900 },
+  ];
+  await takeHits(db, rules, now);
+  if (email !== user.email) {
+    // The same answer whether or not the address is taken; its owner is told instead.
+    const taken = await findUserByEmail(db, email);
+    await db.transaction().execute(async (tx) => {
+      if (taken) {
+        await queueMail(tx, changeEmailTakenEmail(email), { now });
+      } else {
+        const token = await issueToken(tx, { purpose: 'change-email', email, userId: user.id, payload: { from: user.email } }, now);
+        await queueMail(tx, changeEmailEmail(email, user.first_name || null, `${mainSiteOrigin(config)}/profile/settings?confirm-email=${encodeURIComponent(token)}`), { now });
+      }
+    });
+  }
+  return c.json({ status: 'check-email', email }, 202);
+}
+
+/** POST /account/email/confirm: the address changes now. */
+async function confirmEmailChange(c: Context<AppEnv>) {
+  const user = await currentUser(c);
+  const { db } = c.var.deps;
+  const now = c.var.deps.now();
+  const body = await parseJson(c, z.object({ token: z.string().min(1).max(200) }));
+  const row = await consumeToken(db, body.token, ['change-email'], now, { userId: user.id });
+  if (!row || !row.email || row.user_id !== user.id) throw new ProblemError(authProblems.invalidToken());
+  if (await findUserByEmail(db, row.email)) throw new ProblemError(authProblems.conflict('E-mail Address Taken', 'Another account uses this e-mail address now.'));
+  await db.updateTable('users').set({ email: row.email, email_confirmed: true, updated_at: now }).where('id', '=', user.id).execute();
+  return c.json(accountOf((await findUserById(db, user.id))!), 200, { 'cache-control': 'no-store' });
+}
+
+/** POST /account/password: other logins end. */
+async function changePassword(c: Context<AppEnv>) {
+  const user = await currentUser(c);
+  const { db, config } = c.var.deps;
+  const now = c.var.deps.now();
+  const body = await parseJson(c, z.object({
+    currentPassword: z.string().max(200).optional().nullable(),
+    newPassword: z.string().min(8, 'must be at least 8 characters').max(200, 'must be at most 200 characters'),
+  }));
+  if (user.password_hash && !(await freshFromEmail(c))) {
+    await requirePassword(c, now, { id: user.id, hash: user.password_hash }, body.currentPassword, wrongPassword);
+  }
+  const hash = await hashPassword(body.newPassword, config.SCRYPT_LOG_N);
+  await db.updateTable('users').set({ password_hash: hash, updated_at: now }).where('id', '=', user.id).execute();
+  // Every other login of this account ends; this one stays.
+  const session = await requestSession(c);
+  await deleteOtherSessions(db, user.id, session?.familyId ?? null);
+  return c.body(null, 204);
+}
+
+/** DELETE /account: the account and its data are gone. */
+async function deleteAccount(c: Context<AppEnv>) {
+  const user = await currentUser(c);
+  const { db, config } = c.var.deps;
+  const now = c.var.deps.now();
+  const body = await parseJson(c, z.object({ password: z.string().max(200).optional().nullable(), email: z.string().max(254).optional().nullable() }));
+  if (!(await freshFromEmail(c))) {
+    if (user.password_hash) {
+      await requirePassword(c, now, { id: user.id, hash: user.password_hash }, body.password,
+        () => new ProblemError(problems.validation([{ key: 'password', name: 'Password', message: 'is not right' }])));
+    } else if (!body.email || normaliseEmail(body.email) !== user.email) {
+      throw new ProblemError(problems.validation([{ key: 'email', name: 'Email', message: 'must be your e-mail address' }]));
+    }
+  }
+  await deleteUserAndData(db, user);
+  clearSessionCookie(c, config);
+  forgetRequestSession(c, null);
+  return c.body(null, 204);
 }

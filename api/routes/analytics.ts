@@ -13,71 +13,17 @@
  * and nothing more is recorded (the enquiry's own event stands), so no client can add enquiries to the figures.
  * The stored properties are {educator_ref, educator_name (the educator's name as we hold it), course_ref?, link_type?}.
  */
-import { randomUUID } from 'node:crypto';
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import { z } from 'zod';
-import type { AppEnv } from '../app.ts';
-import type { Db, Tx } from '../../db/client.ts';
+import type { AppEnv } from '../deps.ts';
 import { parseJson } from '../http/parse.ts';
-import { resolveSite, type AppContext } from '../http/context.ts';
-import { isAllowedOrigin } from '../http/cors.ts';
+import { ANALYTICS_EVENT_NAMES, callerContext, recordAnalyticsEvent } from '../analytics/events.ts';
 import { analyticsRules } from '../http/abuse-limits.ts';
 import { takeHits } from '../http/rate-limit.ts';
 import { ProblemError, problems } from '../../src/domain/problems.ts';
 import {
-  COURSE_PAGE_VIEW, EDUCATOR_PROFILE_VIEW, ENQUIRY_SUBMITTED, EXTERNAL_REDIRECT, isSocialLinkType,
+  COURSE_PAGE_VIEW, ENQUIRY_SUBMITTED, EXTERNAL_REDIRECT, isSocialLinkType,
 } from '../../src/domain/analytics.ts';
-
-export const ANALYTICS_EVENT_NAMES = [EDUCATOR_PROFILE_VIEW, COURSE_PAGE_VIEW, EXTERNAL_REDIRECT, ENQUIRY_SUBMITTED] as const;
-export type AnalyticsEventName = (typeof ANALYTICS_EVENT_NAMES)[number];
-
-export interface AnalyticsEventInput {
-  name: AnalyticsEventName;
-  educatorId: string;
-  courseId?: string | null;
-  properties: Record<string, unknown>;
-  context: AppContext;
-  now: number;
-}
-
-/** Stores one event (in the caller's transaction when given one). */
-export async function recordAnalyticsEvent(db: Db | Tx, event: AnalyticsEventInput): Promise<string> {
-  const id = `evt_${randomUUID()}`;
-  await db
-    .insertInto('analytics_events')
-    .values({
-      id,
-      name: event.name,
-      educator_id: event.educatorId,
-      course_id: event.courseId ?? null,
-      properties: event.properties,
-      context: event.context,
-      created_at: event.now,
-    })
-    .execute();
-  return id;
-}
-
-/**
- * The app context a browser call comes from: the page in its Referer (or its Origin) when that page is
- * one of ours ({slug}.{host} → minisite, /embed/… → embed), else the context of the API request itself.
- */
-export function callerContext(c: Context<AppEnv>): { context: AppContext; site: string } {
-  const { config } = c.var.deps;
-  for (const header of ['referer', 'origin']) {
-    const value = c.req.header(header);
-    if (!value) continue;
-    try {
-      const url = new URL(value);
-      if (!isAllowedOrigin(url.origin, config)) continue;
-      const site = resolveSite(url.host.toLowerCase(), header === 'referer' ? url.pathname : '/', config);
-      return { context: site.context, site: site.hostname };
-    } catch {
-      /* not a URL: ignore */
-    }
-  }
-  return { context: c.var.site.context, site: c.var.site.hostname };
-}
 
 const eventBody = z.object({
   name: z.string().min(1).max(100),

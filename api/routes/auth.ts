@@ -27,18 +27,20 @@
  */
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
-import type { AppEnv } from '../app.ts';
+import type { AppEnv } from '../deps.ts';
 import { parseJson, parseQuery } from '../http/parse.ts';
 import { problemResponse, toProblem } from '../http/errors.ts';
 import { ProblemError, problems } from '../../src/domain/problems.ts';
 import { validateEmail } from '../../src/domain/email.ts';
 import { authProblems } from '../auth/problems.ts';
-import { hashPassword, sha256, newSecret, verifyDummyPassword, verifyPassword } from '../auth/crypto.ts';
+import { hashPassword, verifyDummyPassword, verifyPassword } from '../auth/crypto.ts';
+import { newSecret, sha256 } from '../shared/ids.ts';
 import { TOKEN_TTL, createSession, consumeToken, deleteSessionFamily, issueToken } from '../auth/sessions.ts';
 import { createUser, educatorIdsOf, findUserByEmail, findUserById, normaliseEmail, toSessionUser } from '../auth/users.ts';
 import { forgetRequestSession, requestSession, requireUser } from '../auth/middleware.ts';
 import { identityOf } from '../auth/identity.ts';
-import { mainSiteOrigin, minisiteSiteOrigin, ownSiteOf, usesHandoff } from '../auth/site.ts';
+import { adminOrigin, mainSiteOrigin, minisiteSiteOrigin, originOf, ownSiteOf } from '../shared/origins.ts';
+import { usesHandoff } from '../auth/site.ts';
 import { accountExistsEmail, magicLinkEmail, signupEmail } from '../auth/emails.ts';
 import { queueMail } from '../mail/index.ts';
 import {
@@ -53,7 +55,8 @@ import {
 } from '../http/cookies.ts';
 import { clientIp, emailBucket, emailIpBucket, ipBucket, refundHits, takeHits, type RateRule } from '../http/rate-limit.ts';
 import type { Config } from '../config.ts';
-import type { AuthMethod } from '../../db/schema/accounts.ts';
+import type { AuthMethod, UserRow } from '../../db/schema/accounts.ts';
+import type { MailMessage } from '../mail/index.ts';
 import { loggerFor } from '../log.ts';
 
 const WINDOW = 15 * 60;
@@ -127,244 +130,285 @@ async function startCookieSession(c: Context<AppEnv>, userId: string, method: Au
   return sessionUser;
 }
 
+/** Same answers as the app's error handler, plus Retry-After on 429. */
+function authErrors(err: Error, c: Context<AppEnv>): Response {
+  const problem = toProblem(err);
+  if (problem.status >= 500) loggerFor(c.var.deps.config).error('request failed', { requestId: c.var.requestId, path: c.req.path, error: err });
+  const res = problemResponse(c, problem, c.var.deps.config.ERRORS_HOST);
+  if (problem.status === 429 && typeof problem.retryAfter === 'number') res.headers.set('retry-after', String(problem.retryAfter));
+  return res;
+}
+
+/** What a sign-up link carries until it is followed (the account is created only then). */
+interface SignupPayload {
+  firstName: string;
+  lastName: string;
+  passwordHash: string | null;
+  passwordNonceHash?: string;
+}
+
+/**
+ * The e-mailed link of a sign-up or magic-link request, queued with its token in one transaction (the outbox
+ * worker sends it; the request never waits for SMTP): a log-in link for an address that has an account, in the
+ * words `existingEmail` gives, else a sign-up link carrying `signup`. Either way the request answers the same.
+ */
+async function queueLinkEmail(c: Context<AppEnv>, now: number, input: {
+  email: string;
+  existing: UserRow | undefined;
+  redirect: string | null;
+  existingEmail: (to: string, firstName: string | null, url: string) => MailMessage;
+  signup: SignupPayload;
+  signupName: string | null;
+}): Promise<void> {
+  const { db, config } = c.var.deps;
+  const { email, existing, redirect } = input;
+  await db.transaction().execute(async (tx) => {
+    if (existing) {
+      const token = await issueToken(tx, { purpose: 'magic-link', email, userId: existing.id, payload: { redirect } }, now);
+      await queueMail(tx, input.existingEmail(email, existing.first_name || null, linkUrl(config, token)), { now });
+    } else {
+      const token = await issueToken(tx, { purpose: 'signup', email, payload: { ...input.signup, redirect } }, now);
+      await queueMail(tx, signupEmail(email, input.signupName, linkUrl(config, token)), { now });
+    }
+  });
+}
+
+/** POST /auth/signup */
+async function signup(c: Context<AppEnv>): Promise<Response> {
+  const { db, config } = c.var.deps;
+  const now = c.var.deps.now();
+  const body = await parseJson(c, z.object({
+    email: emailField,
+    password: passwordField,
+    firstName: nameField.min(1, 'is required'),
+    lastName: nameField.min(1, 'is required'),
+    redirect: redirectField,
+  }));
+  const email = assertValidEmail(body.email);
+  await takeHits(db, mailRules(c, email), now);
+  // Hash in every case, so both answers take the same time.
+  const passwordHash = await hashPassword(body.password, config.SCRYPT_LOG_N);
+  const redirect = keepRedirect(body.redirect, config);
+  const existing = await findUserByEmail(db, email);
+  // One nonce per browser (kept if it already has one, so each of its sign-up links works). Set whether or
+  // not the address has an account, so the answer does not tell.
+  const current = readSignupNonceCookie(c);
+  const nonce = current && /^[A-Za-z0-9_-]{43}$/.test(current) ? current : newSecret();
+  await queueLinkEmail(c, now, {
+    email, existing, redirect, existingEmail: accountExistsEmail, signupName: body.firstName,
+    signup: { firstName: body.firstName, lastName: body.lastName, passwordHash, passwordNonceHash: sha256(nonce) },
+  });
+  setSignupNonceCookie(c, config, nonce, TOKEN_TTL.signup);
+  return c.json({ status: 'check-email', email }, 202);
+}
+
+/** POST /auth/magic-link */
+async function magicLink(c: Context<AppEnv>): Promise<Response> {
+  const { db, config } = c.var.deps;
+  const now = c.var.deps.now();
+  const body = await parseJson(c, z.object({
+    email: emailField,
+    firstName: nameField.optional(),
+    lastName: nameField.optional(),
+    redirect: redirectField,
+  }));
+  const email = assertValidEmail(body.email);
+  await takeHits(db, mailRules(c, email), now);
+  const redirect = keepRedirect(body.redirect, config);
+  const existing = await findUserByEmail(db, email);
+  await queueLinkEmail(c, now, {
+    email, existing, redirect, existingEmail: magicLinkEmail, signupName: body.firstName || null,
+    signup: { firstName: body.firstName ?? '', lastName: body.lastName ?? '', passwordHash: null },
+  });
+  return c.json({ status: 'check-email', email }, 202);
+}
+
+/**
+ * A followed sign-up link creates the account (with the typed password only in the browser that typed it: see the
+ * header of this file); returns the user and what the login page is to say about the password.
+ */
+async function acceptSignupLink(c: Context<AppEnv>, now: number, email: string, payload: SignupPayload) {
+  const { db, config } = c.var.deps;
+  const nonce = readSignupNonceCookie(c);
+  let passwordApplied = !!payload.passwordHash && typeof payload.passwordNonceHash === 'string' && !!nonce && sha256(nonce) === payload.passwordNonceHash;
+  const { user, created } = await createUser(db, {
+    email, firstName: payload.firstName, lastName: payload.lastName,
+    passwordHash: passwordApplied ? payload.passwordHash! : null, emailConfirmed: true,
+  }, now);
+  if (!created) passwordApplied = false;
+  // A password was typed at sign-up but not applied here: the learner is asked to choose one.
+  const setPassword = created && !!payload.passwordHash && !passwordApplied;
+  if (passwordApplied) clearSignupNonceCookie(c, config);
+  // The address already had an account (created meanwhile): the link proves the address, nothing else changes.
+  if (!created && !user.email_confirmed) await db.updateTable('users').set({ email_confirmed: true, updated_at: now }).where('id', '=', user.id).execute();
+  return { userId: user.id, passwordApplied, setPassword };
+}
+
+/** POST /auth/magic-link/verify */
+async function verifyMagicLink(c: Context<AppEnv>): Promise<Response> {
+  const { db, config } = c.var.deps;
+  const now = c.var.deps.now();
+  const body = await parseJson(c, z.object({ token: z.string().min(1).max(200) }));
+  const row = await consumeToken(db, body.token, ['magic-link', 'signup'], now);
+  if (!row || !row.email) throw new ProblemError(authProblems.invalidToken());
+  let outcome = { userId: '', passwordApplied: false, setPassword: false };
+  if (row.purpose === 'signup') {
+    outcome = await acceptSignupLink(c, now, row.email, row.payload as unknown as SignupPayload);
+  } else {
+    const user = row.user_id ? await findUserById(db, row.user_id) : undefined;
+    if (!user || user.email !== row.email) throw new ProblemError(authProblems.invalidToken());
+    outcome.userId = user.id;
+    if (!user.email_confirmed) await db.updateTable('users').set({ email_confirmed: true, updated_at: now }).where('id', '=', user.id).execute();
+  }
+  const user = await startCookieSession(c, outcome.userId, 'magic-link');
+  const redirect = typeof row.payload.redirect === 'string' ? keepRedirect(row.payload.redirect, config) : null;
+  const { passwordApplied, setPassword } = outcome;
+  return c.json({ identity: await identityOf(db, user, c.var.site, config), redirect, passwordApplied, setPassword }, 200, { 'cache-control': 'no-store' });
+}
+
+/** POST /auth/login */
+async function login(c: Context<AppEnv>): Promise<Response> {
+  const { db, config } = c.var.deps;
+  const now = c.var.deps.now();
+  const body = await parseJson(c, z.object({ email: emailField, password: z.string().min(1).max(200) }));
+  const email = normaliseEmail(body.email);
+  const rules = loginRules(c, email);
+  // The attempt is counted before the password is checked (one atomic step per bucket), and given back
+  // when it was right: only failures count, and parallel guesses cannot all slip past the limit.
+  const attempt = await takeHits(db, rules, now);
+  const user = await findUserByEmail(db, email);
+  const ok = user?.password_hash
+    ? await verifyPassword(body.password, user.password_hash)
+    : await verifyDummyPassword(body.password, config.SCRYPT_LOG_N);
+  if (!ok || !user) {
+    attempt.refuseIfLimited();
+    throw new ProblemError(authProblems.invalidCredentials());
+  }
+  await refundHits(db, rules, now);
+  const sessionUser = await startCookieSession(c, user.id, 'password');
+  return c.json({ identity: await identityOf(db, sessionUser, c.var.site, config) }, 200, { 'cache-control': 'no-store' });
+}
+
+/** POST /auth/logout */
+async function logout(c: Context<AppEnv>): Promise<Response> {
+  const { db, config } = c.var.deps;
+  const session = await requestSession(c);
+  if (session) await deleteSessionFamily(db, session.familyId);
+  clearSessionCookie(c, config);
+  forgetRequestSession(c, null);
+  return c.body(null, 204, { 'cache-control': 'no-store' });
+}
+
+// ── Hand-off: a minisite gets its own first-party session from the main host (hand-off mode only). ──
+
+const returnQuery = z.object({ return: z.string().max(2000) });
+
+/** Step 1, on the minisite: remember a state nonce in a host-only cookie, then go to the main host. */
+async function handoffStart(c: Context<AppEnv>): Promise<Response> {
+  const config = c.var.deps.config;
+  const { return: target } = parseQuery(c, returnQuery);
+  const site = c.var.site;
+  // The admin host shows minisite pages in its course previews (src/pages/admin-app/courses/[courseId]/preview.astro),
+  // whose hand-off script sends them here: it has its own session, there is nothing to hand off.
+  if (site.admin) return c.redirect(originOf(target) === adminOrigin(config) ? target : adminOrigin(config), 302);
+  const own = ownSiteOf(target, config);
+  // Only a minisite sends itself here, and only to come back to one of its own pages.
+  if (!site.minisiteSlug || !own || own.kind !== 'minisite' || own.slug !== site.minisiteSlug) {
+    return c.redirect(own ? target : mainSiteOrigin(config), 302);
+  }
+  if (!usesHandoff(config)) return c.redirect(target, 302);
+  const state = newSecret();
+  setHandoffStateCookie(c, config, state);
+  const next = new URL(`${mainSiteOrigin(config)}/api/auth/handoff`);
+  next.searchParams.set('return', target);
+  next.searchParams.set('state', state);
+  return c.redirect(next.toString(), 302);
+}
+
+/** Step 2, on the main host: a one-time token for the signed-in user, bound to the state, sent back. */
+async function handoff(c: Context<AppEnv>): Promise<Response> {
+  const { db, config } = c.var.deps;
+  const now = c.var.deps.now();
+  const q = parseQuery(c, returnQuery.extend({ state: z.string().min(20).max(200) }));
+  const own = ownSiteOf(q.return, config);
+  if (!own || own.kind !== 'minisite') return c.redirect(mainSiteOrigin(config), 302);
+  const accept = new URL(`${minisiteSiteOrigin(config, own.slug)}/api/auth/handoff/accept`);
+  accept.searchParams.set('return', q.return);
+  const session = await requestSession(c);
+  if (session && session.kind === 'cookie') {
+    const token = await issueToken(db, {
+      purpose: 'handoff', userId: session.user.id, familyId: session.familyId, stateHash: sha256(q.state),
+    }, now);
+    accept.searchParams.set('token', token);
+  }
+  c.header('cache-control', 'no-store');
+  return c.redirect(accept.toString(), 302);
+}
+
+/** Step 3, on the minisite: the token, checked against this browser's state cookie, becomes a session. */
+async function handoffAccept(c: Context<AppEnv>): Promise<Response> {
+  const { db, config } = c.var.deps;
+  const now = c.var.deps.now();
+  const q = parseQuery(c, returnQuery.extend({ token: z.string().max(200).optional() }));
+  const site = c.var.site;
+  const own = ownSiteOf(q.return, config);
+  const back = own && own.kind === 'minisite' && own.slug === site.minisiteSlug ? q.return : '/';
+  const state = readHandoffStateCookie(c);
+  clearHandoffStateCookie(c, config);
+  if (q.token && state && site.minisiteSlug) {
+    const row = await consumeToken(db, q.token, ['handoff'], now);
+    if (row && row.user_id && row.family_id && row.state_hash === sha256(state)) {
+      // The login must still be alive on the main host.
+      const alive = await db.selectFrom('sessions').select('token_hash').where('family_id', '=', row.family_id).where('expires_at', '>', now).executeTakeFirst();
+      if (alive) await startCookieSession(c, row.user_id, 'handoff', row.family_id);
+    }
+  }
+  return c.redirect(back, 302);
+}
+
+// ── Embed: no third-party cookies; a first-party window mints a one-time code, the embed trades it for a bearer token. ──
+
+/** POST /auth/embed/code (main host, signed in) */
+async function embedCode(c: Context<AppEnv>): Promise<Response> {
+  const { db } = c.var.deps;
+  const user = requireUser(c);
+  const session = await requestSession(c);
+  if (!session || session.kind !== 'cookie') throw new ProblemError(authProblems.unauthenticated());
+  const code = await issueToken(db, { purpose: 'embed-code', userId: user.id, familyId: session.familyId }, c.var.deps.now());
+  return c.json({ code }, 200, { 'cache-control': 'no-store' });
+}
+
+/** POST /auth/embed/exchange */
+async function embedExchange(c: Context<AppEnv>): Promise<Response> {
+  const { db, config } = c.var.deps;
+  const now = c.var.deps.now();
+  const body = await parseJson(c, z.object({ code: z.string().min(1).max(200) }));
+  const row = await consumeToken(db, body.code, ['embed-code'], now);
+  if (!row || !row.user_id || !row.family_id) throw new ProblemError(authProblems.invalidToken());
+  const ttl = Math.min(EMBED_SESSION_SECONDS, config.SESSION_TTL_DAYS * 86_400);
+  const issued = await createSession(db, { userId: row.user_id, kind: 'bearer', method: 'embed', familyId: row.family_id, ttlSeconds: ttl }, now);
+  const user = await findUserById(db, row.user_id);
+  if (!user) throw new ProblemError(authProblems.invalidToken());
+  const sessionUser = toSessionUser(user, await educatorIdsOf(db, user.id));
+  return c.json(
+    { token: issued.token, expiresAt: issued.expiresAt, identity: await identityOf(db, sessionUser, c.var.site, config) },
+    200,
+    { 'cache-control': 'no-store' },
+  );
+}
+
 export function authRoutes() {
   const app = new Hono<AppEnv>();
-
-  // Same answers as the app's error handler, plus Retry-After on 429.
-  app.onError((err, c) => {
-    const problem = toProblem(err);
-    if (problem.status >= 500) loggerFor(c.var.deps.config).error('request failed', { requestId: c.var.requestId, path: c.req.path, error: err });
-    const res = problemResponse(c, problem, c.var.deps.config.ERRORS_HOST);
-    if (problem.status === 429 && typeof problem.retryAfter === 'number') res.headers.set('retry-after', String(problem.retryAfter));
-    return res;
-  });
-
-  app.post('/auth/signup', async (c) => {
-    const { db, config } = c.var.deps;
-    const now = c.var.deps.now();
-    const body = await parseJson(c, z.object({
-      email: emailField,
-      password: passwordField,
-      firstName: nameField.min(1, 'is required'),
-      lastName: nameField.min(1, 'is required'),
-      redirect: redirectField,
-    }));
-    const email = assertValidEmail(body.email);
-    const rules = mailRules(c, email);
-    await takeHits(db, rules, now);
-    // Hash in every case, so both answers take the same time.
-    const passwordHash = await hashPassword(body.password, config.SCRYPT_LOG_N);
-    const redirect = keepRedirect(body.redirect, config);
-    const existing = await findUserByEmail(db, email);
-    // One nonce per browser (kept if it already has one, so each of its sign-up links works). Set whether or
-    // not the address has an account, so the answer does not tell.
-    const current = readSignupNonceCookie(c);
-    const nonce = current && /^[A-Za-z0-9_-]{43}$/.test(current) ? current : newSecret();
-    // The link and its e-mail commit together; the outbox worker sends it (the request never waits for SMTP).
-    await db.transaction().execute(async (tx) => {
-      if (existing) {
-        const token = await issueToken(tx, { purpose: 'magic-link', email, userId: existing.id, payload: { redirect } }, now);
-        await queueMail(tx, accountExistsEmail(email, existing.first_name || null, linkUrl(config, token)), { now });
-      } else {
-        const token = await issueToken(tx, {
-          purpose: 'signup', email,
-          payload: { firstName: body.firstName, lastName: body.lastName, passwordHash, passwordNonceHash: sha256(nonce), redirect },
-        }, now);
-        await queueMail(tx, signupEmail(email, body.firstName, linkUrl(config, token)), { now });
-      }
-    });
-    setSignupNonceCookie(c, config, nonce, TOKEN_TTL.signup);
-    return c.json({ status: 'check-email', email }, 202);
-  });
-
-  app.post('/auth/magic-link', async (c) => {
-    const { db, config } = c.var.deps;
-    const now = c.var.deps.now();
-    const body = await parseJson(c, z.object({
-      email: emailField,
-      firstName: nameField.optional(),
-      lastName: nameField.optional(),
-      redirect: redirectField,
-    }));
-    const email = assertValidEmail(body.email);
-    const rules = mailRules(c, email);
-    await takeHits(db, rules, now);
-    const redirect = keepRedirect(body.redirect, config);
-    const existing = await findUserByEmail(db, email);
-    await db.transaction().execute(async (tx) => {
-      if (existing) {
-        const token = await issueToken(tx, { purpose: 'magic-link', email, userId: existing.id, payload: { redirect } }, now);
-        await queueMail(tx, magicLinkEmail(email, existing.first_name || null, linkUrl(config, token)), { now });
-      } else {
-        const token = await issueToken(tx, {
-          purpose: 'signup', email,
-          payload: { firstName: body.firstName ?? '', lastName: body.lastName ?? '', passwordHash: null, redirect },
-        }, now);
-        await queueMail(tx, signupEmail(email, body.firstName || null, linkUrl(config, token)), { now });
-      }
-    });
-    return c.json({ status: 'check-email', email }, 202);
-  });
-
-  app.post('/auth/magic-link/verify', async (c) => {
-    const { db, config } = c.var.deps;
-    const now = c.var.deps.now();
-    const body = await parseJson(c, z.object({ token: z.string().min(1).max(200) }));
-    const row = await consumeToken(db, body.token, ['magic-link', 'signup'], now);
-    if (!row || !row.email) throw new ProblemError(authProblems.invalidToken());
-    let userId: string;
-    let passwordApplied = false;
-    // A password was typed at sign-up but not here: the learner is asked to choose one.
-    let setPassword = false;
-    if (row.purpose === 'signup') {
-      const payload = row.payload as { firstName?: string; lastName?: string; passwordHash?: string | null; passwordNonceHash?: string };
-      // The sign-up password only from the browser that typed it (see the header of this file).
-      const nonce = readSignupNonceCookie(c);
-      passwordApplied = !!payload.passwordHash && typeof payload.passwordNonceHash === 'string' && !!nonce && sha256(nonce) === payload.passwordNonceHash;
-      const { user, created } = await createUser(db, {
-        email: row.email, firstName: payload.firstName, lastName: payload.lastName,
-        passwordHash: passwordApplied ? payload.passwordHash! : null, emailConfirmed: true,
-      }, now);
-      if (!created) passwordApplied = false;
-      setPassword = created && !!payload.passwordHash && !passwordApplied;
-      if (passwordApplied) clearSignupNonceCookie(c, config);
-      userId = user.id;
-      // The address already had an account (created meanwhile): the link proves the address, nothing else changes.
-      if (!created && !user.email_confirmed) await db.updateTable('users').set({ email_confirmed: true, updated_at: now }).where('id', '=', user.id).execute();
-    } else {
-      const user = row.user_id ? await findUserById(db, row.user_id) : undefined;
-      if (!user || user.email !== row.email) throw new ProblemError(authProblems.invalidToken());
-      userId = user.id;
-      if (!user.email_confirmed) await db.updateTable('users').set({ email_confirmed: true, updated_at: now }).where('id', '=', user.id).execute();
-    }
-    const user = await startCookieSession(c, userId, 'magic-link');
-    const redirect = typeof row.payload.redirect === 'string' ? keepRedirect(row.payload.redirect, config) : null;
-    return c.json({ identity: await identityOf(db, user, c.var.site, config), redirect, passwordApplied, setPassword }, 200, { 'cache-control': 'no-store' });
-  });
-
-  app.post('/auth/login', async (c) => {
-    const { db, config } = c.var.deps;
-    const now = c.var.deps.now();
-    const body = await parseJson(c, z.object({ email: emailField, password: z.string().min(1).max(200) }));
-    const email = normaliseEmail(body.email);
-    const rules = loginRules(c, email);
-    // The attempt is counted before the password is checked (one atomic step per bucket), and given back
-    // when it was right: only failures count, and parallel guesses cannot all slip past the limit.
-    const attempt = await takeHits(db, rules, now);
-    const user = await findUserByEmail(db, email);
-    const ok = user?.password_hash
-      ? await verifyPassword(body.password, user.password_hash)
-      : await verifyDummyPassword(body.password, config.SCRYPT_LOG_N);
-    if (!ok || !user) {
-      attempt.refuseIfLimited();
-      throw new ProblemError(authProblems.invalidCredentials());
-    }
-    await refundHits(db, rules, now);
-    const sessionUser = await startCookieSession(c, user.id, 'password');
-    return c.json({ identity: await identityOf(db, sessionUser, c.var.site, config) }, 200, { 'cache-control': 'no-store' });
-  });
-
-  app.post('/auth/logout', async (c) => {
-    const { db, config } = c.var.deps;
-    const session = await requestSession(c);
-    if (session) await deleteSessionFamily(db, session.familyId);
-    clearSessionCookie(c, config);
-    forgetRequestSession(c, null);
-    return c.body(null, 204, { 'cache-control': 'no-store' });
-  });
-
-  // ── Hand-off: a minisite gets its own first-party session from the main host (hand-off mode only). ──
-
-  const returnQuery = z.object({ return: z.string().max(2000) });
-
-  /** Step 1, on the minisite: remember a state nonce in a host-only cookie, then go to the main host. */
-  app.get('/auth/handoff/start', async (c) => {
-    const config = c.var.deps.config;
-    const { return: target } = parseQuery(c, returnQuery);
-    const site = c.var.site;
-    const own = ownSiteOf(target, config);
-    // Only a minisite sends itself here, and only to come back to one of its own pages.
-    if (!site.minisiteSlug || !own || own.kind !== 'minisite' || own.slug !== site.minisiteSlug) {
-      return c.redirect(own ? target : mainSiteOrigin(config), 302);
-    }
-    if (!usesHandoff(config)) return c.redirect(target, 302);
-    const state = newSecret();
-    setHandoffStateCookie(c, config, state);
-    const next = new URL(`${mainSiteOrigin(config)}/api/auth/handoff`);
-    next.searchParams.set('return', target);
-    next.searchParams.set('state', state);
-    return c.redirect(next.toString(), 302);
-  });
-
-  /** Step 2, on the main host: a one-time token for the signed-in user, bound to the state, sent back. */
-  app.get('/auth/handoff', async (c) => {
-    const { db, config } = c.var.deps;
-    const now = c.var.deps.now();
-    const q = parseQuery(c, returnQuery.extend({ state: z.string().min(20).max(200) }));
-    const own = ownSiteOf(q.return, config);
-    if (!own || own.kind !== 'minisite') return c.redirect(mainSiteOrigin(config), 302);
-    const accept = new URL(`${minisiteSiteOrigin(config, own.slug)}/api/auth/handoff/accept`);
-    accept.searchParams.set('return', q.return);
-    const session = await requestSession(c);
-    if (session && session.kind === 'cookie') {
-      const token = await issueToken(db, {
-        purpose: 'handoff', userId: session.user.id, familyId: session.familyId, stateHash: sha256(q.state),
-      }, now);
-      accept.searchParams.set('token', token);
-    }
-    c.header('cache-control', 'no-store');
-    return c.redirect(accept.toString(), 302);
-  });
-
-  /** Step 3, on the minisite: the token, checked against this browser's state cookie, becomes a session. */
-  app.get('/auth/handoff/accept', async (c) => {
-    const { db, config } = c.var.deps;
-    const now = c.var.deps.now();
-    const q = parseQuery(c, returnQuery.extend({ token: z.string().max(200).optional() }));
-    const site = c.var.site;
-    const own = ownSiteOf(q.return, config);
-    const back = own && own.kind === 'minisite' && own.slug === site.minisiteSlug ? q.return : '/';
-    const state = readHandoffStateCookie(c);
-    clearHandoffStateCookie(c, config);
-    if (q.token && state && site.minisiteSlug) {
-      const row = await consumeToken(db, q.token, ['handoff'], now);
-      if (row && row.user_id && row.family_id && row.state_hash === sha256(state)) {
-        // The login must still be alive on the main host.
-        const alive = await db.selectFrom('sessions').select('token_hash').where('family_id', '=', row.family_id).where('expires_at', '>', now).executeTakeFirst();
-        if (alive) await startCookieSession(c, row.user_id, 'handoff', row.family_id);
-      }
-    }
-    return c.redirect(back, 302);
-  });
-
-  // ── Embed: no third-party cookies; a first-party window mints a one-time code, the embed trades it for a bearer token. ──
-
-  app.post('/auth/embed/code', async (c) => {
-    const { db } = c.var.deps;
-    const user = requireUser(c);
-    const session = await requestSession(c);
-    if (!session || session.kind !== 'cookie') throw new ProblemError(authProblems.unauthenticated());
-    const code = await issueToken(db, { purpose: 'embed-code', userId: user.id, familyId: session.familyId }, c.var.deps.now());
-    return c.json({ code }, 200, { 'cache-control': 'no-store' });
-  });
-
-  app.post('/auth/embed/exchange', async (c) => {
-    const { db, config } = c.var.deps;
-    const now = c.var.deps.now();
-    const body = await parseJson(c, z.object({ code: z.string().min(1).max(200) }));
-    const row = await consumeToken(db, body.code, ['embed-code'], now);
-    if (!row || !row.user_id || !row.family_id) throw new ProblemError(authProblems.invalidToken());
-    const ttl = Math.min(EMBED_SESSION_SECONDS, config.SESSION_TTL_DAYS * 86_400);
-    const issued = await createSession(db, { userId: row.user_id, kind: 'bearer', method: 'embed', familyId: row.family_id, ttlSeconds: ttl }, now);
-    const user = await findUserById(db, row.user_id);
-    if (!user) throw new ProblemError(authProblems.invalidToken());
-    const sessionUser = toSessionUser(user, await educatorIdsOf(db, user.id));
-    return c.json(
-      { token: issued.token, expiresAt: issued.expiresAt, identity: await identityOf(db, sessionUser, c.var.site, config) },
-      200,
-      { 'cache-control': 'no-store' },
-    );
-  });
-
+  app.onError(authErrors);
+  app.post('/auth/signup', signup);
+  app.post('/auth/magic-link', magicLink);
+  app.post('/auth/magic-link/verify', verifyMagicLink);
+  app.post('/auth/login', login);
+  app.post('/auth/logout', logout);
+  app.get('/auth/handoff/start', handoffStart);
+  app.get('/auth/handoff', handoff);
+  app.get('/auth/handoff/accept', handoffAccept);
+  app.post('/auth/embed/code', embedCode);
+  app.post('/auth/embed/exchange', embedExchange);
   return app;
 }

@@ -5,7 +5,7 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { AppEnv } from '../app.ts';
+import type { AppEnv } from '../deps.ts';
 import { parseParams, parseQuery } from '../http/parse.ts';
 import { ProblemError, problems } from '../../src/domain/problems.ts';
 import { availabilitySlots } from '../../src/domain/checkout/slots.ts';

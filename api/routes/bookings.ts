@@ -10,9 +10,9 @@
  * Documents open for the owner, or with the signed `token` the confirmation state and e-mails hand out (an embed has no cookies).
  */
 import { Hono, type Context } from 'hono';
-import type { AppEnv } from '../app.ts';
+import type { AppEnv } from '../deps.ts';
 import { ProblemError, problems } from '../../src/domain/problems.ts';
-import { documentToken, verifyDocumentToken } from '../checkout/ids.ts';
+import { documentToken, verifyDocumentToken } from '../shared/document-tokens.ts';
 import { requireUser } from '../auth/middleware.ts';
 import { calendarOfBooking } from '../documents/ical.ts';
 import { invoiceModel, renderInvoicePdf } from '../documents/invoice.ts';

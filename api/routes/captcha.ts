@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { AppEnv } from '../app.ts';
+import type { AppEnv } from '../deps.ts';
 import { createCaptchaChallenge } from '../captcha/index.ts';
 
 /**

@@ -12,11 +12,10 @@ import { Hono, type Context } from 'hono';
 import { voucherRules } from '../http/abuse-limits.ts';
 import { refundHits, takeHits } from '../http/rate-limit.ts';
 import { z } from 'zod';
-import type { AppEnv } from '../app.ts';
+import type { AppEnv } from '../deps.ts';
 import { parseParams, parseQuery, readJson } from '../http/parse.ts';
 import { ProblemError, problems } from '../../src/domain/problems.ts';
-import { flowFromSlug } from '../../src/domain/checkout/flows.ts';
-import { abandonCheckout, getCheckout, initialiseCheckout, previewCheckout, submitResponse } from '../checkout/engine.ts';
+import { abandonCheckout, flowAtSlug, getCheckout, initialiseCheckout, previewCheckout, submitResponse } from '../checkout/engine.ts';
 import { CHECKOUT_ORIGINS } from '../../src/domain/checkout/origins.ts';
 
 const idParams = z.object({ checkoutId: z.string().min(1).max(200) });
@@ -45,7 +44,7 @@ export function checkoutRoutes() {
   const app = new Hono<AppEnv>();
 
   app.post('/checkout/initialise/:flow', async (c) => {
-    const flow = flowFromSlug(c.req.param('flow'));
+    const flow = flowAtSlug(c.req.param('flow'));
     if (!flow) throw new ProblemError(problems.notFound('No such checkout flow'));
     const state = await initialiseCheckout(c.var.deps, c.var.user, flow, await jsonBody(c));
     c.header('cache-control', 'no-store');
@@ -53,7 +52,7 @@ export function checkoutRoutes() {
   });
 
   app.get('/checkout/preview/:flow', async (c) => {
-    const flow = flowFromSlug(c.req.param('flow'));
+    const flow = flowAtSlug(c.req.param('flow'));
     if (!flow) throw new ProblemError(problems.notFound('No such checkout flow'));
     const query = parseQuery(c, previewQuery);
     const state = await previewCheckout(c.var.deps, c.var.user, flow, query);

@@ -8,13 +8,13 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { AppEnv } from '../app.ts';
+import type { AppEnv } from '../deps.ts';
 import { parseJson, parseParams } from '../http/parse.ts';
 import { ProblemError, problems } from '../../src/domain/problems.ts';
 import { normalisePhone } from '../../src/domain/phone.ts';
 import { requireUser } from '../auth/middleware.ts';
 import { authProblems } from '../auth/problems.ts';
-import { newId } from '../auth/crypto.ts';
+import { newId } from '../shared/ids.ts';
 import { findClaim } from '../../db/queries/accounts.ts';
 
 const params = z.object({ educatorSlug: z.string().min(1).max(200) });

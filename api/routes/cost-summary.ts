@@ -14,7 +14,7 @@
  */
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
-import type { AppEnv } from '../app.ts';
+import type { AppEnv } from '../deps.ts';
 import { parseJson, pence } from '../http/parse.ts';
 import { ProblemError, problems, type ProblemProperty } from '../../src/domain/problems.ts';
 import type { CourseCatalogue } from '../../db/queries/checkout.ts';

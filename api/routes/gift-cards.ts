@@ -6,9 +6,9 @@
  *   GET /api/account/gift-cards → bought by them or sent to their e-mail, with balance and expiry.
  */
 import { Hono } from 'hono';
-import type { AppEnv } from '../app.ts';
+import type { AppEnv } from '../deps.ts';
 import { ProblemError, problems } from '../../src/domain/problems.ts';
-import { verifyDocumentToken } from '../checkout/ids.ts';
+import { verifyDocumentToken } from '../shared/document-tokens.ts';
 import { requireUser } from '../auth/middleware.ts';
 import { GIFT_DOCUMENT_KINDS, renderGiftCardPdf, renderGiftReceiptPdf } from '../gifts/documents.ts';
 import { giftCardViews } from '../gifts/views.ts';

@@ -7,7 +7,7 @@
  *       of src/domain/gifts.ts: amounts £5–£1,000, custom min ≤ max, expiry at least 12 months, a #rrggbb colour).
  */
 import { Hono } from 'hono';
-import type { AppEnv } from '../app.ts';
+import type { AppEnv } from '../deps.ts';
 import { parseJson } from '../http/parse.ts';
 import { ProblemError, problems } from '../../src/domain/problems.ts';
 import { giftSettingsSchema, type GiftSettings } from '../../src/domain/gifts.ts';

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { sql } from 'kysely';
-import type { AppEnv } from '../app.ts';
+import type { AppEnv } from '../deps.ts';
 import { problemResponse } from '../http/errors.ts';
 import { checkReadiness } from '../ops/readiness.ts';
 import { problemType } from '../../src/domain/problems.ts';

@@ -3,7 +3,7 @@
  * cookie on the marketplace and minisites, bearer token in an embed. Never cached.
  */
 import { Hono } from 'hono';
-import type { AppEnv } from '../app.ts';
+import type { AppEnv } from '../deps.ts';
 import { identityOf } from '../auth/identity.ts';
 
 export function identityRoutes() {

@@ -4,7 +4,7 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { AppEnv } from '../app.ts';
+import type { AppEnv } from '../deps.ts';
 import { parseJson } from '../http/parse.ts';
 
 const body = z.object({ locationIds: z.array(z.string().min(1).max(200)).min(1).max(100) });

@@ -12,12 +12,12 @@
  */
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
-import type { AppEnv } from '../app.ts';
+import type { AppEnv } from '../deps.ts';
 import { parseJson } from '../http/parse.ts';
 import { requireUser } from '../auth/middleware.ts';
 import { ProblemError, problems } from '../../src/domain/problems.ts';
 import { planBenefitTexts, planPriceText, planTerms } from '../../src/domain/memberships.ts';
-import { documentToken, verifyDocumentToken } from '../checkout/ids.ts';
+import { documentToken, verifyDocumentToken } from '../shared/document-tokens.ts';
 import { benefitsFor, cancelMembership, membershipsOf, renewDue } from '../memberships/service.ts';
 import { advanceTestClock, membershipNow } from '../memberships/clock.ts';
 import { membershipReceiptPdf } from '../memberships/receipt.ts';

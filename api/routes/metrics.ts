@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { AppEnv } from '../app.ts';
+import type { AppEnv } from '../deps.ts';
 import { problemResponse } from '../http/errors.ts';
 import { metricsTokenMatches, type Metrics } from '../ops/metrics.ts';
 import { problemType } from '../../src/domain/problems.ts';

@@ -4,7 +4,7 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { AppEnv } from '../app.ts';
+import type { AppEnv } from '../deps.ts';
 import { parseQuery } from '../http/parse.ts';
 import { ProblemError, problems } from '../../src/domain/problems.ts';
 import { loadPaymentOptions } from '../../db/queries/checkout.ts';

@@ -5,12 +5,10 @@
  */
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import type { AppEnv } from '../app.ts';
+import type { AppEnv } from '../deps.ts';
 import { ProblemError, problemType, problems } from '../../src/domain/problems.ts';
 import { activeAdapterNamed } from '../payments/registry.ts';
-
-/** Provider events are a few KB; anything far larger is not one. */
-export const WEBHOOK_MAX_BYTES = 256 * 1024;
+import { WEBHOOK_MAX_BYTES } from '../http/body-limit.ts';
 
 export function paymentWebhookRoutes() {
   const app = new Hono<AppEnv>();

@@ -12,7 +12,7 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { AppEnv } from '../app.ts';
+import type { AppEnv } from '../deps.ts';
 import { parseParams, parseQuery } from '../http/parse.ts';
 import { ProblemError, problemType, problems, type Problem } from '../../src/domain/problems.ts';
 import { decodeReviewsPageToken, educatorReviewsArePublic, listReviewsPage } from '../../db/queries/reviews.ts';

@@ -10,7 +10,7 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { AppEnv } from '../app.ts';
+import type { AppEnv } from '../deps.ts';
 import { parseJson, parseParams, parseQuery } from '../http/parse.ts';
 import { ProblemError, problems } from '../../src/domain/problems.ts';
 import { requireUser } from '../auth/middleware.ts';

@@ -5,7 +5,7 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { AppEnv } from '../app.ts';
+import type { AppEnv } from '../deps.ts';
 import { parseJson } from '../http/parse.ts';
 import { ProblemError } from '../../src/domain/problems.ts';
 import { CHECKOUT_ORIGINS } from '../../src/domain/checkout/flows.ts';

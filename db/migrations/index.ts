@@ -28,8 +28,19 @@ import * as m0170 from './0170_one_membership_per_plan.ts';
 import * as m0150 from './0150_hold_caps.ts';
 import * as m0180 from './0180_membership_credit_holds.ts';
 import * as m0160 from './0160_slug_format.ts';
+import * as m0250 from './0250_search_sort_tables.ts';
 import * as m0161 from './0161_educator_urls.ts';
 import * as m0220 from './0220_metrics_indexes.ts';
+import * as m0230 from './0230_admin_foundation.ts';
+import * as m0245 from './0245_course_admin.ts';
+import * as m0260 from './0260_admin_dates.ts';
+import * as m0240 from './0240_educator_old_slugs.ts';
+import * as m0270 from './0270_admin_bookings.ts';
+import * as m0280 from './0280_admin_business.ts';
+import * as m0290 from './0290_admin_money_messages.ts';
+import * as m0291 from './0291_educator_images.ts';
+import * as m0292 from './0292_learner_generated_columns.ts';
+import * as m0293 from './0293_learner_message_orders.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_catalogue': m0001,
@@ -62,6 +73,17 @@ export const migrations: Record<string, Migration> = {
   '0160_slug_format': m0160,
   '0161_educator_urls': m0161,
   '0220_metrics_indexes': m0220,
+  '0230_admin_foundation': m0230,
+  '0260_admin_dates': m0260,
+  '0250_search_sort_tables': m0250,
+  '0245_course_admin': m0245,
+  '0240_educator_old_slugs': m0240,
+  '0270_admin_bookings': m0270,
+  '0280_admin_business': m0280,
+  '0290_admin_money_messages': m0290,
+  '0291_educator_images': m0291,
+  '0292_learner_generated_columns': m0292,
+  '0293_learner_message_orders': m0293,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -4,6 +4,7 @@
  * provider that took its payment.
  */
 import type { Db } from '../client.ts';
+import type { InvoiceDetails } from '../../src/domain/checkout/validation.ts';
 import type { AddressParts, Course, Educator, Occurrence, VatSettings } from '../schema.ts';
 import type { BookingRow, OrderRow } from '../schema/checkout.ts';
 import type { BookingCancellationRow, InvoiceDocumentRow } from '../schema/documents.ts';
@@ -34,15 +35,8 @@ export interface StoredCostSummary {
   gift_card_amount?: number | null;
 }
 
-export interface InvoiceDetailsView {
-  billing_name?: string | null;
-  billing_email?: string | null;
-  vat_number?: string | null;
-  invoice_ref?: string | null;
-  billing_address?: string | null;
-  recipient_instructions?: string | null;
-  due_date?: number | null;
-}
+/** What a learner entered at Invoice details (spec 3): the checkout's own shape. */
+export type InvoiceDetailsView = InvoiceDetails;
 
 export interface EducatorView {
   id: string;

@@ -86,7 +86,7 @@ export async function loadOccurrenceRow(q: Q, occurrenceId: string, catalogue: C
   return occurrence ?? null;
 }
 
-/** An occurrence read with another row (the checkout's, api/checkout/engine.ts), if it is of the catalogue's course. */
+/** An occurrence read with another row (the checkout's, api/checkout/engine/persist.ts), if it is of the catalogue's course. */
 export function occurrenceOfCatalogue(occurrence: Occurrence | null, catalogue: CheckoutCatalogue): Occurrence | null {
   return occurrence && catalogue.course && occurrence.course_id === catalogue.course.id ? occurrence : null;
 }
@@ -94,7 +94,7 @@ export function occurrenceOfCatalogue(occurrence: Occurrence | null, catalogue: 
 /** Every column of an occurrence, for reading one joined to another row under aliases. */
 export const OCCURRENCE_COLUMNS = [
   'id', 'course_id', 'visibility', 'start_datetime', 'end_datetime', 'timezone', 'delivery', 'address', 'spaces', 'available_spaces',
-  'parent_ref', 'individually_bookable',
+  'parent_ref', 'individually_bookable', 'revision', 'series_id',
 ] as const satisfies readonly (keyof OccurrencesTable)[];
 // A column added to the table but not to the list fails to compile here.
 const _everyOccurrenceColumn: Exclude<keyof OccurrencesTable, (typeof OCCURRENCE_COLUMNS)[number]> extends never ? true : never = true;

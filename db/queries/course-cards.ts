@@ -37,6 +37,8 @@ export interface CourseCard {
   next_occurrence: number | null;
   /** The educator's feature flag: the card shows no price. */
   hide_pricing: boolean;
+  /** Pre-rendered pages only, never in the API's JSON: the collections the course belongs to (courses page ?list= filter). */
+  collections?: string[];
 }
 
 /** The joined row a card is built from (see selectCardRows). */

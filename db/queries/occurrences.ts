@@ -11,6 +11,26 @@ import type { Occurrence as DomainOccurrence, Offer as DomainOffer } from '../..
 import { zonedIsoDateTime } from '../../src/domain/zone.ts';
 import { lapsedHeldSpaces } from './holds.ts';
 
+/** An offer as the dates list shows it. */
+export interface OfferView {
+  _id: string;
+  name: string;
+  price: number | null;
+  spaces: number | null;
+  start_at: number | null;
+  end_at: number | null;
+}
+
+/** An occurrence in GET /api/get-course-data-ids/{educatorId}/{courseId} (spec 3 "Occurrence"). */
+export type OccurrenceView = Omit<OccurrenceJson, 'times' | 'timezone' | 'offers' | 'add_ons'> & {
+  times?: { start?: { zoned_datetime?: string }; end?: { zoned_datetime?: string } } | null;
+  offers: OfferView[];
+  add_ons?: { _id: string; name: string; price: number | null }[];
+  /** Present in build-time data. */
+  visibility?: string;
+  timezone?: string;
+};
+
 export interface OfferJson {
   _id: string;
   type: 'offer';

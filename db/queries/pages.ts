@@ -13,12 +13,13 @@ import { educatorsSellingGifts } from './gifts.ts';
 import type {
   Course, Educator, ReviewBreakdown, CourseSection, DurationPricing, EducatorTravelSettings, StudentTravelSettings,
 } from '../schema.ts';
-import type { CourseCard, OccurrenceView, OfferView, Review } from '../../src/lib/types.ts';
+import type { OccurrenceView, OfferView } from './occurrences.ts';
+import type { ReviewJson as Review } from './reviews.ts';
 import { listedOccurrences, nextBookableOccurrence } from '../../src/domain/pricing.ts';
 import type { Occurrence as DomainOccurrence } from '../../src/domain/entities.ts';
 import { COURSE_CAROUSEL_SIZE } from '../../src/domain/carousel.ts';
-import type { PlanInterval } from '../../src/domain/memberships.ts';
-import { studentTravelLocationIds, toCourseCard, type CourseCardRow } from './course-cards.ts';
+import type { PlanTerms } from '../../src/domain/memberships.ts';
+import { studentTravelLocationIds, toCourseCard, type CourseCard, type CourseCardRow } from './course-cards.ts';
 import { listCategoriesWithCounts, listHomeEducators } from './home.ts';
 import { safeImageUrl, withSafeCourseUrls, withSafeEducatorUrls } from '../../src/domain/urls.ts';
 
@@ -83,16 +84,10 @@ export interface EducatorModel {
 }
 
 /** A membership plan as the public pages show it. */
-export interface MembershipPlanView {
+export interface MembershipPlanView extends Omit<PlanTerms, 'courseIds'> {
   id: string;
   name: string;
   description: string;
-  interval: PlanInterval;
-  passMonths: number | null;
-  price: number;
-  currency: string;
-  discountPercent: number;
-  creditsPerPeriod: number;
   courseIds: string[] | null;
 }
 
@@ -142,19 +137,42 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
  * {@link loadPublicCatalogue} builds for them, from queries restricted to them. `cardsByCategory` then holds
  * only their cards; pages that list a whole category read {@link topCategoryCards} instead.
  */
-export function loadEducatorCatalogue(db: Db, educatorIds: ReadonlyArray<string>, now: number = Math.floor(Date.now() / 1000)): Promise<PublicCatalogue> {
-  return readCatalogue(db, now, [...new Set(educatorIds)]);
+export function loadEducatorCatalogue(
+  db: Db, educatorIds: ReadonlyArray<string>, now: number = Math.floor(Date.now() / 1000), options: CatalogueOptions = {},
+): Promise<PublicCatalogue> {
+  return readCatalogue(db, now, [...new Set(educatorIds)], options);
 }
 
-async function readCatalogue(db: Db, now: number, only?: string[]): Promise<PublicCatalogue> {
+export interface CatalogueOptions {
+  /** Unpublished courses read as if published: the admin's preview of a draft (api/admin/courses-preview.ts). */
+  draftCourseIds?: ReadonlyArray<string>;
+}
+
+/**
+ * The catalogue's queries restricted to some educators (the publisher's `only`), or not at all (a full build).
+ * Generic over kysely's select builders: their typed `where` cannot be named generically, hence `any`.
+ */
+/* eslint-disable @typescript-eslint/no-explicit-any */
+function catalogueScope(only?: string[]) {
   // With `only`, every query is restricted to those educators (an empty list reads nothing).
   const ids = only && only.length > 0 ? only : ['\u0000'];
-  // Generic over kysely's select builders: their typed `where` cannot be named generically, hence `any`.
-  /* eslint-disable @typescript-eslint/no-explicit-any */
-  const ofCourses = <Q extends { where: (...args: any[]) => Q }>(q: Q): Q =>
-    only ? q.where('course_id', 'in', (eb: any) => eb.selectFrom('courses').select('id').where('educator_id', 'in', ids)) : q;
-  const ofEducators = <Q extends { where: (...args: any[]) => Q }>(q: Q, column = 'educator_id'): Q =>
-    only ? q.where(column, 'in', ids) : q;
+  return {
+    only,
+    ids,
+    ofCourses: <Q extends { where: (...args: any[]) => Q }>(q: Q): Q =>
+      only ? q.where('course_id', 'in', (eb: any) => eb.selectFrom('courses').select('id').where('educator_id', 'in', ids)) : q,
+    ofEducators: <Q extends { where: (...args: any[]) => Q }>(q: Q, column = 'educator_id'): Q =>
+      only ? q.where(column, 'in', ids) : q,
+    // Restricted to the educators' own reviews (a course's reviews are its educator's).
+    ofReviews: <Q extends { where: (...args: any[]) => Q }>(q: Q): Q => (only ? q.where('educator_id', 'in', ids) : q),
+  };
+}
+
+type CatalogueScope = ReturnType<typeof catalogueScope>;
+
+/** The catalogue's rows, in a handful of bulk queries (every list has a total order: ids break ties). */
+async function readCatalogueRows(db: Db, now: number, scope: CatalogueScope, options: CatalogueOptions) {
+  const { only, ids, ofCourses, ofEducators } = scope;
   const [
     educators, categories, aggregates, courses, allCourseNames, collections, collectionCourses,
     occurrences, offers, addOns, faqs, lessons, locations,
@@ -167,7 +185,9 @@ async function readCatalogue(db: Db, now: number, only?: string[]): Promise<Publ
         eb.and([eb('subject_type', '=', 'course'), eb('subject_id', 'in', eb.selectFrom('courses').select('id').where('educator_id', 'in', ids))]),
       ]))
       : db.selectFrom('review_aggregates').selectAll()).execute(),
-    ofEducators(db.selectFrom('courses').selectAll().where('published', '=', true)).orderBy('created_at').orderBy('id').execute(),
+    ofEducators(db.selectFrom('courses').selectAll().where((eb) => options.draftCourseIds?.length
+      ? eb.or([eb('published', '=', true), eb('id', 'in', [...options.draftCourseIds])])
+      : eb('published', '=', true))).orderBy('created_at').orderBy('id').execute(),
     (only
       ? db.selectFrom('courses').select(['id', 'slug', 'name', 'published'])
         .where('id', 'in', (eb) => eb.selectFrom('reviews').select('course_id').where('educator_id', 'in', ids).where('course_id', 'is not', null) as any)
@@ -187,29 +207,31 @@ async function readCatalogue(db: Db, now: number, only?: string[]): Promise<Publ
   for (const e of educators) Object.assign(e, withSafeEducatorUrls(e));
   for (const c of courses) Object.assign(c, withSafeCourseUrls(c));
   for (const k of collections) k.image_url = safeImageUrl(k.image_url, null);
-  const planRows = await ofEducators(db.selectFrom('membership_plans').selectAll().where('listed', '=', true)).orderBy('educator_id').orderBy('position').orderBy('id').execute();
-  const plansByEducator = new Map<string, MembershipPlanView[]>();
-  for (const p of planRows) {
-    push(plansByEducator, p.educator_id, {
-      id: p.id, name: p.name, description: p.description, interval: p.interval, passMonths: p.pass_months, price: Number(p.price),
-      currency: p.currency, discountPercent: Number(p.discount_percent), creditsPerPeriod: Number(p.credits_per_period), courseIds: p.course_ids,
-    });
-  }
+  const plans = await ofEducators(db.selectFrom('membership_plans').selectAll().where('listed', '=', true)).orderBy('educator_id').orderBy('position').orderBy('id').execute();
+  return {
+    educators, categories, aggregates, courses, allCourseNames, collections, collectionCourses,
+    occurrences, offers, addOns, faqs, lessons, locations, plans,
+  };
+}
+/* eslint-enable @typescript-eslint/no-explicit-any */
 
-  // First page of reviews per educator and per course (window functions work on SQLite and PostgreSQL).
-  const reviewColumns = [
-    'id', 'educator_id', 'course_id', 'entity', 'rating', 'verified', 'source_key', 'source_label', 'external_url',
-    'reviewer_id', 'reviewer_name', 'public_message', 'response_message', 'response_created_at', 'created_at',
-  ] as const;
-  // Every list above has a total order (ids break ties): PostgreSQL returns tied rows in whatever order its
-  // plan gives, which differs between reading the whole catalogue and a few educators' rows.
-  // Restricted to the educators' own reviews (a course's reviews are its educator's).
-  const ofReviews = <Q extends { where: (...args: any[]) => Q }>(q: Q): Q => (only ? q.where('educator_id', 'in', ids) : q);
-  /* eslint-enable @typescript-eslint/no-explicit-any */
-  const [educatorReviewRows, courseReviewRows, educatorReviewCounts, courseReviewCounts] = await Promise.all([
+type CatalogueRows = Awaited<ReturnType<typeof readCatalogueRows>>;
+
+const REVIEW_COLUMNS = [
+  'id', 'educator_id', 'course_id', 'entity', 'rating', 'verified', 'source_key', 'source_label', 'external_url',
+  'reviewer_id', 'reviewer_name', 'public_message', 'response_message', 'response_created_at', 'created_at',
+] as const;
+
+/**
+ * The first page of reviews per educator and per course, and how many each has (window functions work on SQLite
+ * and PostgreSQL). PostgreSQL returns tied rows in whatever order its plan gives, which differs between reading
+ * the whole catalogue and a few educators' rows: every order here ends on the id.
+ */
+async function readReviewRows(db: Db, { ofReviews }: CatalogueScope) {
+  const [educatorRows, courseRows, educatorCounts, courseCounts] = await Promise.all([
     db
       .selectFrom((eb) =>
-        ofReviews(eb.selectFrom('reviews').select(reviewColumns)
+        ofReviews(eb.selectFrom('reviews').select(REVIEW_COLUMNS)
           .select(sql<number>`row_number() over (partition by educator_id order by created_at desc, id desc)`.as('rn'))
           .where('archived_at', 'is', null))
           .as('r'))
@@ -219,7 +241,7 @@ async function readCatalogue(db: Db, now: number, only?: string[]): Promise<Publ
       .execute(),
     db
       .selectFrom((eb) =>
-        ofReviews(eb.selectFrom('reviews').select(reviewColumns)
+        ofReviews(eb.selectFrom('reviews').select(REVIEW_COLUMNS)
           .select(sql<number>`row_number() over (partition by course_id order by created_at desc, id desc)`.as('rn'))
           .where('archived_at', 'is', null)
           .where('course_id', 'is not', null))
@@ -231,14 +253,13 @@ async function readCatalogue(db: Db, now: number, only?: string[]): Promise<Publ
     ofReviews(db.selectFrom('reviews').select(['educator_id', (eb) => eb.fn.countAll<number>().as('n')]).where('archived_at', 'is', null)).groupBy('educator_id').execute(),
     ofReviews(db.selectFrom('reviews').select(['course_id', (eb) => eb.fn.countAll<number>().as('n')]).where('archived_at', 'is', null).where('course_id', 'is not', null)).groupBy('course_id').execute(),
   ]);
+  return { educatorRows, courseRows, educatorCounts, courseCounts };
+}
 
+/** The reviews as the pages show them, per educator and per course, with their counts. */
+function reviewIndex(rows: Awaited<ReturnType<typeof readReviewRows>>, allCourseNames: CatalogueRows['allCourseNames']) {
   const courseNames = new Map(allCourseNames.map((c) => [c.id, c]));
-  const categoryById = new Map(categories.map((c) => [c.id, { id: c.id, slug: c.slug, name: c.name }]));
-  const educatorAgg = new Map<string, Aggregate | null>();
-  const courseAgg = new Map<string, Aggregate | null>();
-  for (const a of aggregates) (a.subject_type === 'educator' ? educatorAgg : courseAgg).set(a.subject_id, toAggregate(a));
-
-  const toReview = (r: (typeof educatorReviewRows)[number]): Review => {
+  const toReview = (r: (typeof rows.educatorRows)[number]): Review => {
     const course = r.course_id ? courseNames.get(r.course_id) : undefined;
     return {
       id: r.id,
@@ -255,13 +276,20 @@ async function readCatalogue(db: Db, now: number, only?: string[]): Promise<Publ
       educatorResponse: r.response_message ? { message: r.response_message, createdAt: Number(r.response_created_at ?? r.created_at) } : null,
     };
   };
-  const reviewsByEducator = new Map<string, Review[]>();
-  for (const r of educatorReviewRows) push(reviewsByEducator, r.educator_id, toReview(r));
-  const reviewsByCourse = new Map<string, Review[]>();
-  for (const r of courseReviewRows) push(reviewsByCourse, r.course_id as string, toReview(r));
-  const reviewCountByEducator = new Map(educatorReviewCounts.map((r) => [r.educator_id, Number(r.n)]));
-  const reviewCountByCourse = new Map(courseReviewCounts.map((r) => [r.course_id as string, Number(r.n)]));
+  const byEducator = new Map<string, Review[]>();
+  for (const r of rows.educatorRows) push(byEducator, r.educator_id, toReview(r));
+  const byCourse = new Map<string, Review[]>();
+  for (const r of rows.courseRows) push(byCourse, r.course_id as string, toReview(r));
+  return {
+    byEducator,
+    byCourse,
+    countByEducator: new Map(rows.educatorCounts.map((r) => [r.educator_id, Number(r.n)])),
+    countByCourse: new Map(rows.courseCounts.map((r) => [r.course_id as string, Number(r.n)])),
+  };
+}
 
+/** Offers and occurrences as the dates list shows them: course-wide offers, and each course's public occurrences. */
+function occurrenceIndex({ occurrences, offers, addOns }: Pick<CatalogueRows, 'occurrences' | 'offers' | 'addOns'>) {
   const toOffer = (o: (typeof offers)[number]): OfferView => ({
     _id: o.id, name: o.name, price: o.price, spaces: o.spaces, start_at: o.start_at, end_at: o.end_at,
   });
@@ -294,110 +322,161 @@ async function readCatalogue(db: Db, now: number, only?: string[]): Promise<Publ
       timezone: o.timezone,
     });
   }
-
-  const faqById = new Map(faqs.map((f) => [f.id, f]));
-  const lessonById = new Map(lessons.map((l) => [l.id, l]));
-  const locationById = new Map(locations.map((l) => [l.id, l]));
-  const collectionCourseIds = new Map<string, string[]>();
-  for (const cc of collectionCourses) push(collectionCourseIds, cc.collection_id, cc.course_id);
-  const collectionsByEducator = new Map<string, CollectionModel[]>();
-  for (const c of collections) {
-    push(collectionsByEducator, c.educator_id, { id: c.id, name: c.name, image_url: c.image_url, courseIds: collectionCourseIds.get(c.id) ?? [] });
-  }
-  const collectionsOfCourse = new Map<string, string[]>();
-  for (const [collectionId, ids] of collectionCourseIds) for (const id of ids) push(collectionsOfCourse, id, collectionId);
-
-  const educatorById = new Map(educators.map((e) => [e.id, e]));
   // Every offer price of a course (course-wide and per occurrence; missing = 0), for the card's price range.
   const offerPrices = new Map<string, number[]>();
   for (const o of offers) push(offerPrices, o.course_id, o.price ?? 0);
+  return { courseOffers, occurrencesByCourse, offerPrices };
+}
+
+/** Published collections per educator, and the collections each course is in. */
+function collectionIndex({ collections, collectionCourses }: Pick<CatalogueRows, 'collections' | 'collectionCourses'>) {
+  const collectionCourseIds = new Map<string, string[]>();
+  for (const cc of collectionCourses) push(collectionCourseIds, cc.collection_id, cc.course_id);
+  const byEducator = new Map<string, CollectionModel[]>();
+  for (const c of collections) {
+    push(byEducator, c.educator_id, { id: c.id, name: c.name, image_url: c.image_url, courseIds: collectionCourseIds.get(c.id) ?? [] });
+  }
+  const ofCourse = new Map<string, string[]>();
+  for (const [collectionId, ids] of collectionCourseIds) for (const id of ids) push(ofCourse, id, collectionId);
+  return { byEducator, ofCourse };
+}
+
+/** Listed membership plans per educator, in the educator's order. */
+function plansByEducator(plans: CatalogueRows['plans']): Map<string, MembershipPlanView[]> {
+  const out = new Map<string, MembershipPlanView[]>();
+  for (const p of plans) {
+    push(out, p.educator_id, {
+      id: p.id, name: p.name, description: p.description, interval: p.interval, passMonths: p.pass_months, price: Number(p.price),
+      currency: p.currency, discountPercent: Number(p.discount_percent), creditsPerPeriod: Number(p.credits_per_period), courseIds: p.course_ids,
+    });
+  }
+  return out;
+}
+
+/** What a course's model is assembled from, looked up by id. */
+interface CourseLookups {
+  now: number;
+  categoryById: Map<string, CategoryModel>;
+  courseAgg: Map<string, Aggregate | null>;
+  faqById: Map<string, CatalogueRows['faqs'][number]>;
+  lessonById: Map<string, CatalogueRows['lessons'][number]>;
+  locationById: Map<string, CatalogueRows['locations'][number]>;
+  occurrences: ReturnType<typeof occurrenceIndex>;
+  collectionsOfCourse: Map<string, string[]>;
+  reviews: ReturnType<typeof reviewIndex>;
+}
+
+/** A published course's page model and card. */
+function courseModelOf(course: Course, educator: Educator, x: CourseLookups): CourseModel {
+  const { now, locationById } = x;
+  const fallbackOffers = x.occurrences.courseOffers.get(course.id) ?? [];
+  const listed = listedOccurrences(
+    (x.occurrences.occurrencesByCourse.get(course.id) ?? []) as unknown as DomainOccurrence[],
+    now,
+    fallbackOffers,
+  ) as unknown as OccurrenceView[];
+  const travel = course.student_travel_settings as StudentTravelSettings | null;
+  const studentLocations = (travel?.enabled ? (travel.locations ?? []) : [])
+    .map((id) => locationById.get(id))
+    .filter((l): l is NonNullable<typeof l> => !!l)
+    .map((l) => ({ id: l.id, city: l.city, formatted: l.formatted, address: l.address }));
+  const category = course.category_id ? x.categoryById.get(course.category_id) ?? null : null;
+  const aggregate = x.courseAgg.get(course.id) ?? null;
+  const prices = x.occurrences.offerPrices.get(course.id) ?? [];
+  const firstLocationId = travel?.locations?.[0];
+  const card: CourseCard = {
+    ...toCourseCard(
+      {
+        id: course.id, slug: course.slug, name: course.name, educator_id: educator.id, educator_name: educator.name,
+        educator_slug: educator.slug, img_urls: course.img_urls, autoimg: course.autoimg, type: course.type,
+        delivery_modes: course.delivery_modes, keyword: course.keyword, level: course.level, pricing_type: course.pricing_type,
+        minimum_price: course.minimum_price, maximum_price: course.maximum_price, currency: course.currency,
+        address: course.address, student_travel_settings: course.student_travel_settings, feature_flags: educator.feature_flags,
+        review_count: aggregate?.count ?? null, review_rating: aggregate?.rating ?? null,
+        offers_min_price: prices.length ? Math.min(...prices) : null,
+        offers_max_price: prices.length ? Math.max(...prices) : null,
+      } satisfies CourseCardRow,
+      {
+        nextOccurrence: nextBookableOccurrence(listed, now, course.spaces)?.start_datetime ?? null,
+        locationCity: firstLocationId ? locationById.get(firstLocationId)?.city ?? null : null,
+        travelCities: studentTravelLocationIds(travel).flatMap((id) => locationById.get(id)?.city ?? []),
+      },
+    ),
+    collections: x.collectionsOfCourse.get(course.id) ?? [],
+  };
+  return {
+    course,
+    category,
+    card,
+    occurrences: listed,
+    offers: fallbackOffers,
+    faqs: (course.faq_ids ?? []).map((id) => x.faqById.get(id)).filter((f): f is NonNullable<typeof f> => !!f)
+      .map((f) => ({ id: f.id, question: f.question, answer: f.answer })),
+    sections: ((course.sections ?? []) as CourseSection[]).map((s) => ({
+      name: s.name,
+      lessons: (s.contents ?? []).filter((c) => c.type === 'lesson').map((c) => x.lessonById.get(c.ref))
+        .filter((l): l is NonNullable<typeof l> => !!l).map((l) => ({ id: l.id, name: l.name })),
+    })),
+    studentLocations,
+    aggregate,
+    reviews: x.reviews.byCourse.get(course.id) ?? [],
+    reviewCount: x.reviews.countByCourse.get(course.id) ?? 0,
+  };
+}
+
+async function readCatalogue(db: Db, now: number, only?: string[], options: CatalogueOptions = {}): Promise<PublicCatalogue> {
+  const scope = catalogueScope(only);
+  const rows = await readCatalogueRows(db, now, scope, options);
+  const reviews = reviewIndex(await readReviewRows(db, scope), rows.allCourseNames);
+  const educatorAgg = new Map<string, Aggregate | null>();
+  const courseAgg = new Map<string, Aggregate | null>();
+  for (const a of rows.aggregates) (a.subject_type === 'educator' ? educatorAgg : courseAgg).set(a.subject_id, toAggregate(a));
+  const collections = collectionIndex(rows);
+  const lookups: CourseLookups = {
+    now,
+    categoryById: new Map(rows.categories.map((c) => [c.id, { id: c.id, slug: c.slug, name: c.name }])),
+    courseAgg,
+    faqById: new Map(rows.faqs.map((f) => [f.id, f])),
+    lessonById: new Map(rows.lessons.map((l) => [l.id, l])),
+    locationById: new Map(rows.locations.map((l) => [l.id, l])),
+    occurrences: occurrenceIndex(rows),
+    collectionsOfCourse: collections.ofCourse,
+    reviews,
+  };
+
+  const educatorById = new Map(rows.educators.map((e) => [e.id, e]));
   const createdAt = new Map<string, number>();
   const byRelevance = relevanceOrder(createdAt);
   const coursesByEducator = new Map<string, CourseModel[]>();
   const cardsByCategory = new Map<string, CourseCard[]>();
-
-  for (const course of courses) {
+  for (const course of rows.courses) {
     const educator = educatorById.get(course.educator_id);
     if (!educator) continue;
-    const fallbackOffers = courseOffers.get(course.id) ?? [];
-    const listed = listedOccurrences(
-      (occurrencesByCourse.get(course.id) ?? []) as unknown as DomainOccurrence[],
-      now,
-      fallbackOffers,
-    ) as unknown as OccurrenceView[];
-    const studentLocations = ((course.student_travel_settings as StudentTravelSettings | null)?.enabled
-      ? ((course.student_travel_settings as StudentTravelSettings).locations ?? [])
-      : [])
-      .map((id) => locationById.get(id))
-      .filter((l): l is NonNullable<typeof l> => !!l)
-      .map((l) => ({ id: l.id, city: l.city, formatted: l.formatted, address: l.address }));
-    const category = course.category_id ? categoryById.get(course.category_id) ?? null : null;
-    const aggregate = courseAgg.get(course.id) ?? null;
-    const prices = offerPrices.get(course.id) ?? [];
-    const firstLocationId = (course.student_travel_settings as StudentTravelSettings | null)?.locations?.[0];
-    const card: CourseCard = {
-      ...toCourseCard(
-        {
-          id: course.id, slug: course.slug, name: course.name, educator_id: educator.id, educator_name: educator.name,
-          educator_slug: educator.slug, img_urls: course.img_urls, autoimg: course.autoimg, type: course.type,
-          delivery_modes: course.delivery_modes, keyword: course.keyword, level: course.level, pricing_type: course.pricing_type,
-          minimum_price: course.minimum_price, maximum_price: course.maximum_price, currency: course.currency,
-          address: course.address, student_travel_settings: course.student_travel_settings, feature_flags: educator.feature_flags,
-          review_count: aggregate?.count ?? null, review_rating: aggregate?.rating ?? null,
-          offers_min_price: prices.length ? Math.min(...prices) : null,
-          offers_max_price: prices.length ? Math.max(...prices) : null,
-        } satisfies CourseCardRow,
-        {
-          nextOccurrence: nextBookableOccurrence(listed, now, course.spaces)?.start_datetime ?? null,
-          locationCity: firstLocationId ? locationById.get(firstLocationId)?.city ?? null : null,
-          travelCities: studentTravelLocationIds(course.student_travel_settings as StudentTravelSettings | null).flatMap((id) => locationById.get(id)?.city ?? []),
-        },
-      ),
-      collections: collectionsOfCourse.get(course.id) ?? [],
-    };
+    const model = courseModelOf(course, educator, lookups);
     createdAt.set(course.id, Number(course.created_at));
-    const model: CourseModel = {
-      course,
-      category,
-      card,
-      occurrences: listed,
-      offers: fallbackOffers,
-      faqs: (course.faq_ids ?? []).map((id) => faqById.get(id)).filter((f): f is NonNullable<typeof f> => !!f)
-        .map((f) => ({ id: f.id, question: f.question, answer: f.answer })),
-      sections: ((course.sections ?? []) as CourseSection[]).map((s) => ({
-        name: s.name,
-        lessons: (s.contents ?? []).filter((c) => c.type === 'lesson').map((c) => lessonById.get(c.ref))
-          .filter((l): l is NonNullable<typeof l> => !!l).map((l) => ({ id: l.id, name: l.name })),
-      })),
-      studentLocations,
-      aggregate,
-      reviews: reviewsByCourse.get(course.id) ?? [],
-      reviewCount: reviewCountByCourse.get(course.id) ?? 0,
-    };
     push(coursesByEducator, educator.id, model);
-    if (category) push(cardsByCategory, category.slug, card);
+    if (model.category) push(cardsByCategory, model.category.slug, model.card);
   }
-
   for (const list of cardsByCategory.values()) list.sort(byRelevance);
 
   // The Gift Vouchers tab: switched on and payable (a gift voucher is paid by card or wallet, never by invoice).
-  const giftsOn = await educatorsSellingGifts(db, only ? ids : null);
-  const models: EducatorModel[] = educators.map((educator) => {
+  const giftsOn = await educatorsSellingGifts(db, only ? scope.ids : null);
+  const plans = plansByEducator(rows.plans);
+  const models: EducatorModel[] = rows.educators.map((educator) => {
     const courseModels = (coursesByEducator.get(educator.id) ?? []).slice();
-    const cards = courseModels.map((m) => m.card).sort(byRelevance);
     return {
       educator,
       aggregate: educatorAgg.get(educator.id) ?? null,
       city: str(educator.address?.city),
-      collections: (collectionsByEducator.get(educator.id) ?? []).map((c) => ({
+      collections: (collections.byEducator.get(educator.id) ?? []).map((c) => ({
         ...c,
         courseIds: c.courseIds.filter((id) => courseModels.some((m) => m.course.id === id)),
       })),
-      cards,
+      cards: courseModels.map((m) => m.card).sort(byRelevance),
       courses: courseModels,
-      reviews: reviewsByEducator.get(educator.id) ?? [],
-      reviewCount: reviewCountByEducator.get(educator.id) ?? 0,
-      plans: plansByEducator.get(educator.id) ?? [],
+      reviews: reviews.byEducator.get(educator.id) ?? [],
+      reviewCount: reviews.countByEducator.get(educator.id) ?? 0,
+      plans: plans.get(educator.id) ?? [],
       vouchersAppInstalled: giftsOn.has(educator.id),
     };
   });
@@ -406,7 +485,7 @@ async function readCatalogue(db: Db, now: number, only?: string[]): Promise<Publ
     now,
     educators: models,
     educatorBySlug: new Map(models.map((m) => [m.educator.slug, m])),
-    categories: categories.map((c) => ({ id: c.id, slug: c.slug, name: c.name })),
+    categories: rows.categories.map((c) => ({ id: c.id, slug: c.slug, name: c.name })),
     cardsByCategory,
   };
 }
@@ -420,11 +499,6 @@ function relevanceOrder(createdAt: Map<string, number>) {
     b.reviews.rating * b.reviews.count - a.reviews.rating * a.reviews.count ||
     (createdAt.get(b._id) ?? 0) - (createdAt.get(a._id) ?? 0) ||
     (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
-}
-
-/** Up to 11 cards (spec 2.12), leaving out one course (the page's own). */
-export function carouselCards(cards: ReadonlyArray<CourseCard>, excludeCourseId?: string): CourseCard[] {
-  return cards.filter((c) => c._id !== excludeCourseId).slice(0, COURSE_CAROUSEL_SIZE);
 }
 
 export type { Course, Educator, DurationPricing, EducatorTravelSettings, StudentTravelSettings };
@@ -500,8 +574,13 @@ export interface CategoryPageModel {
 /** Cards a category page shows before the search island takes over. */
 export const CATEGORY_FIRST_PAGE = 24;
 
+/** Every category, by name (the category and search pages' lists). */
+export async function listCategories(db: Db): Promise<CategoryModel[]> {
+  return db.selectFrom('categories').select(['id', 'slug', 'name']).orderBy('name').execute();
+}
+
 export async function loadCategoryPageModel(db: Db, categoryId: string, now?: number): Promise<CategoryPageModel | null> {
-  const categories = await db.selectFrom('categories').select(['id', 'slug', 'name']).orderBy('name').execute();
+  const categories = await listCategories(db);
   const category = categories.find((c) => c.id === categoryId);
   if (!category) return null;
   const { total, cards } = await categoryListing(db, categoryId, CATEGORY_FIRST_PAGE, now);

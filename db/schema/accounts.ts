@@ -5,7 +5,7 @@
  * Secrets (session tokens, one-time tokens) are never stored: only their SHA-256 hashes.
  */
 import type { Selectable } from 'kysely';
-import type { WithDefault } from '../schema.ts';
+import type { WithDefault } from './columns.ts';
 
 export interface UsersTable {
   /** The spec's `id` / `userId`. */

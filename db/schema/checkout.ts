@@ -4,15 +4,15 @@
  * Times are epoch seconds, money integer pence; JSON columns hold parsed values (db/codec.ts).
  */
 import type { Selectable } from 'kysely';
-import type { WithDefault } from '../schema.ts';
-import type { CheckoutOrigin, Flow } from '../../src/domain/checkout/flows.ts';
+import type { WithDefault } from './columns.ts';
+import type { CheckoutOrigin, FlowName } from '../../src/domain/checkout/flows.ts';
 
 export type CheckoutStatus = 'open' | 'completed' | 'abandoned';
 
 export interface CheckoutsTable {
   id: string;
-  /** Written only from the flow's definition and the parsed initialise body, so always one of these. */
-  flow: Flow;
+  /** Written only from a registered flow's definition; the registry checks it where the row is read. */
+  flow: FlowName;
   origin: CheckoutOrigin;
   /** null: a flow that sells from the educator, not a course (FLOW_RULES courseTypes null). */
   course_id: string | null;
@@ -111,6 +111,12 @@ export interface BookingsTable extends OutcomeColumns {
   invoice_details: Record<string, unknown> | null;
   due_date: number | null;
   manual_note: string | null;
+  /** The booker's e-mail, "first last" and last name in lower case, set by triggers (migration 0270; the admin's search). */
+  learner_email: WithDefault<string | null>;
+  learner_name: WithDefault<string | null>;
+  learner_last: WithDefault<string | null>;
+  /** Pence given back to the learner by any means, pending refunds included (api/admin/refunds.ts). */
+  refunded_total: WithDefault<number>;
 }
 
 export interface OrdersTable extends OutcomeColumns {
@@ -121,15 +127,21 @@ export interface OrdersTable extends OutcomeColumns {
   invoice_details: Record<string, unknown> | null;
   due_date: number | null;
   manual_note: string | null;
+  /** As bookings' (migration 0270). */
+  learner_email: WithDefault<string | null>;
+  learner_name: WithDefault<string | null>;
+  learner_last: WithDefault<string | null>;
 }
 
 export interface BookingRequestsTable extends OutcomeColumns {
-  status: 'sent';
+  /** sent → answered (a date and a price, api/admin/approvals.ts) or declined by the educator. */
+  status: 'sent' | 'answered' | 'declined';
 }
 
 export interface BookingApplicationsTable extends OutcomeColumns {
   occurrence_id: string | null;
-  status: 'sent';
+  /** sent → accepted (a booking is made) or declined by the educator. */
+  status: 'sent' | 'accepted' | 'declined';
   spaces: number;
 }
 

@@ -1,6 +1,6 @@
 /** Tables of gift vouchers (migration 0071). Money integer pence, times epoch seconds. */
 import type { Selectable } from 'kysely';
-import type { WithDefault } from '../schema.ts';
+import type { WithDefault } from './columns.ts';
 
 export interface GiftVoucherSettingsTable {
   educator_id: string;
@@ -13,6 +13,8 @@ export interface GiftVoucherSettingsTable {
   expiry_months: WithDefault<number>;
   design_colour: string | null;
   updated_at: number;
+  /** Raised by every admin save (migration 0260). */
+  revision: WithDefault<number>;
 }
 
 export interface GiftCardsTable {

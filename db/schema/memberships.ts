@@ -1,5 +1,5 @@
 /** Tables of memberships (migration 0080): plans, learners' memberships, their payments and credit uses. */
-import type { WithDefault } from '../schema.ts';
+import type { WithDefault } from './columns.ts';
 import type { PlanInterval } from '../../src/domain/memberships.ts';
 
 export interface MembershipPlansTable {
@@ -22,6 +22,7 @@ export interface MembershipPlansTable {
   position: WithDefault<number>;
   listed: WithDefault<boolean>;
   created_at: number;
+  revision: WithDefault<number>;
 }
 
 export type MembershipStatus = 'active' | 'past_due' | 'ended';

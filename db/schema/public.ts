@@ -1,5 +1,5 @@
 /** Tables of the public area: enquiries, analytics events, captcha solutions, search index (migration 0002). */
-import type { WithDefault } from '../schema.ts';
+import type { WithDefault } from './columns.ts';
 
 /** Spec 3 "Enquiry payload", one row per enquiry or waitlist sign-up (every field of the payload is kept). */
 export interface EnquiriesTable {
@@ -29,6 +29,11 @@ export interface EnquiriesTable {
   /** Salted SHA-256 of the sender's IP address (never the address itself). */
   ip_hash: string | null;
   created_at: number;
+  /** Inbox state (migration 0280): when an admin first opened it, when it was marked done. */
+  read_at: WithDefault<number | null>;
+  done_at: WithDefault<number | null>;
+  /** Waitlist: when the learner was told dates or spaces became available (once per entry). */
+  notified_at: WithDefault<number | null>;
 }
 
 /** Analytics events (spec 1 "Analytics"); `properties` is JSON. */

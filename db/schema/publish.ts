@@ -1,6 +1,6 @@
 /** The change feed of the public pages (migration 0030), filled by triggers, drained by the publisher. */
 import type { Generated } from 'kysely';
-import type { WithDefault } from '../schema.ts';
+import type { WithDefault } from './columns.ts';
 
 export interface PageChangesTable {
   id: Generated<number>;

@@ -26,7 +26,8 @@ export const CATALOGUE_TABLES = [
 export type CatalogueTable = (typeof CATALOGUE_TABLES)[number];
 
 /** A complete insertable row: every column present, defaults spelled out. */
-export type Row<T> = { [K in keyof T]-?: Exclude<InsertType<T[K]>, undefined> };
+/** A seed row: every column given, except the admin's revision, which starts at its default (1). */
+export type Row<T> = { [K in Exclude<keyof T, 'revision'>]-?: Exclude<InsertType<T[K]>, undefined> } & { revision?: number };
 export type CatalogueRows = { [T in CatalogueTable]: Row<Database[T]>[] };
 
 export function emptyRows(): CatalogueRows {
@@ -331,6 +332,7 @@ export class EducatorBuilder {
       available_spaces: spec.available === undefined ? spaces : spec.available,
       parent_ref: spec.parent ?? null,
       individually_bookable: spec.bookable ?? true,
+      series_id: null,
     };
     this.rows.occurrences.push(row);
     return id;

@@ -12,7 +12,7 @@
 import { CompiledQuery, type Kysely, PostgresAdapter, sql } from 'kysely';
 import type { Database } from '../schema.ts';
 import { rebuildReviewAggregates } from '../queries/review-aggregates.ts';
-import { clearSearchIndex, optimizeSearchIndex } from '../queries/search.ts';
+import { clearSearchIndex, optimizeSearchIndex, pauseSearchIndex, resumeSearchIndex } from '../queries/search.ts';
 import { CATALOGUE_TABLES, type CatalogueRows, type CatalogueTable, appendRows, countRows, emptyRows } from './builder.ts';
 import { DEFAULT_EDUCATORS, DEFAULT_SEED, generateEducatorBatches, sharedRows, todayAnchor } from './generate.ts';
 
@@ -160,9 +160,12 @@ export async function resetCatalogue(db: AnyDb): Promise<void> {
 export async function loadCatalogue(db: AnyDb, options: LoadOptions = {}): Promise<LoadResult> {
   const started = performance.now();
   await pausePageChanges(db);
+  await pauseSearchIndex(db);
   try {
     return await load(db, options, started);
   } finally {
+    // Written already when the load succeeded; else what was loaded is indexed all the same.
+    await resumeSearchIndex(db);
     await resumePageChanges(db);
   }
 }
@@ -217,6 +220,7 @@ async function load(db: AnyDb, options: LoadOptions, started: number): Promise<L
   await flush();
 
   await rebuildReviewAggregates(db);
+  await resumeSearchIndex(db);
   // One FTS5 segment per table after a bulk load (SQLite), fresh planner statistics (PostgreSQL).
   await optimizeSearchIndex(db);
   const aggregates = await db.selectFrom('review_aggregates').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();

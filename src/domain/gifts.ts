@@ -3,10 +3,9 @@
  * "## Gift vouchers"). Pure: no I/O, `now` is a parameter, money is integer pence, times epoch seconds.
  */
 import { z } from './zod.ts';
-import { TZDate } from '@date-fns/tz';
 import { validateEmail } from './email.ts';
 import type { ProblemProperty } from './problems.ts';
-import { DEFAULT_TIME_ZONE } from './time.ts';
+import { addCalendarMonths, isoDate, localDate, zonedWallClock } from './zone.ts';
 import { MAX_GIFT_MESSAGE, type GiftDetails } from './gift-limits.ts';
 import { visiblePaymentMethods, type PaymentMethod, type PaymentOptions } from './checkout/paymentMethods.ts';
 import { computeCostSummary, type CostSummary } from './checkout/costSummary.ts';
@@ -18,8 +17,8 @@ export const MAX_EXPIRY_MONTHS = 60;
 export const MIN_GIFT_AMOUNT = 500;
 export const MAX_GIFT_AMOUNT = 100_000;
 export const MAX_FIXED_AMOUNTS = 8;
-/** How far ahead a buyer may schedule the recipient's e-mail. */
-export const MAX_SEND_AHEAD_DAYS = 365;
+/** How far ahead a buyer may schedule the recipient's e-mail: a calendar year (London dates). */
+export const MAX_SEND_AHEAD_MONTHS = 12;
 /** The hour (London) a scheduled gift e-mail goes out on its send date. */
 export const SEND_HOUR = 9;
 export { MAX_GIFT_MESSAGE };
@@ -89,27 +88,23 @@ export function giftAmountAllowed(settings: GiftSettings, amount: number): boole
   return settings.customMin !== null && settings.customMax !== null && amount >= settings.customMin && amount <= settings.customMax;
 }
 
+// Dates here are London's, through the time-zone module (src/domain/zone.ts) like every other date rule.
+
 /** The end of the London day `months` calendar months after `issuedAt` (a card bought on 31 Jan lasts to 31 Jan, or the month's last day). */
 export function giftExpiry(issuedAt: number, months: number): number {
-  const start = new TZDate(issuedAt * 1000, DEFAULT_TIME_ZONE);
-  const y = start.getFullYear();
-  const m = start.getMonth() + months;
-  const lastDay = new TZDate(y, m + 1, 0, DEFAULT_TIME_ZONE).getDate();
-  const end = new TZDate(y, m, Math.min(start.getDate(), lastDay), 23, 59, 59, DEFAULT_TIME_ZONE);
-  return Math.floor(end.getTime() / 1000);
+  return zonedWallClock(addCalendarMonths(localDate(issuedAt), months), 86_399);
 }
 
 /** Today's date in London as YYYY-MM-DD. */
 export function londonDate(now: number): string {
-  const d = new TZDate(now * 1000, DEFAULT_TIME_ZONE);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+  return isoDate(localDate(now));
 }
 
 /** When the recipient's e-mail goes: at once for today, else at SEND_HOUR London time on the send date. */
 export function giftSendAt(sendDate: string, now: number): number {
   if (sendDate <= londonDate(now)) return now;
-  const [y, m, d] = sendDate.split('-').map(Number) as [number, number, number];
-  return Math.floor(new TZDate(y, m - 1, d, SEND_HOUR, 0, 0, DEFAULT_TIME_ZONE).getTime() / 1000);
+  const [year, month, day] = sendDate.split('-').map(Number) as [number, number, number];
+  return zonedWallClock({ year, month, day }, SEND_HOUR * 3600);
 }
 
 export type { GiftDetails };
@@ -138,7 +133,7 @@ export function validateGiftDetails(details: GiftDetails, now: number): ProblemP
   }
   if (details.message.length > MAX_GIFT_MESSAGE) out.push({ key: 'payload.message', name: 'Message', message: `must be at most ${MAX_GIFT_MESSAGE} characters` });
   const today = londonDate(now);
-  const last = londonDate(now + MAX_SEND_AHEAD_DAYS * 86400);
+  const last = isoDate(addCalendarMonths(localDate(now), MAX_SEND_AHEAD_MONTHS));
   if (!realDate(details.sendDate)) out.push({ key: 'payload.sendDate', name: 'Send date', message: 'is not a valid date' });
   else if (details.sendDate < today) out.push({ key: 'payload.sendDate', name: 'Send date', message: 'must be today or later' });
   else if (details.sendDate > last) out.push({ key: 'payload.sendDate', name: 'Send date', message: 'must be within a year' });

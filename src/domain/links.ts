@@ -2,12 +2,8 @@
  * Links per app context (spec 2.1–2.5, 2.16). Host and protocol are always
  * passed in (e.g. 'localhost:4321', 'http'); nothing here reads the environment.
  */
-import type { CheckoutOrigin } from './checkout/flows.ts';
-
-/** Spec 1 "Contexts". */
-export type AppContext = 'marketplace' | 'minisite' | 'embed';
-
-export const APP_CONTEXTS: readonly AppContext[] = ['marketplace', 'minisite', 'embed'];
+import type { AppContext } from './app-context.ts';
+import type { CheckoutOrigin } from './checkout/origins.ts';
 
 /** A link and whether it opens in a new tab. */
 export interface Link {

@@ -10,6 +10,7 @@ import { addLocalDays, zonedParts, zonedWallClock } from './zone.ts';
 import { formatListedPrice } from './money.ts';
 import { mulDivRound } from './checkout/costSummary.ts';
 import { USE_CREDIT_TEXT } from './member-credit.ts';
+import { checkoutPageHref } from './checkout/page-link.ts';
 
 export const PLAN_INTERVALS = ['month', 'year', 'pass'] as const;
 export type PlanInterval = (typeof PLAN_INTERVALS)[number];
@@ -240,11 +241,7 @@ export function nextRetryAt(periodEnd: number, failedAttempts: number, timeZone:
  * the only one that may be framed), like the course page's booking button.
  */
 export function membershipCheckoutHref(context: 'marketplace' | 'minisite' | 'embed', educatorSlug: string, planId: string, parentUrl?: string | null): string {
-  const params = new URLSearchParams({ flow: 'membership', educator: educatorSlug, plan: planId });
-  if (context === 'embed') params.set('origin', 'embed');
-  if (context === 'minisite') params.set('origin', 'landing_page');
-  if (context === 'embed' && parentUrl) params.set('parent_window_url', parentUrl);
-  return `${context === 'embed' ? '/embed/checkout' : '/checkout'}?${params.toString()}`;
+  return checkoutPageHref(context, 'membership', { educator: educatorSlug, plan: planId }, parentUrl);
 }
 
 /** The cost summary line of a credit spent (its text marks the selection as paying with a credit). */

@@ -2,7 +2,7 @@
  * Prices, sale windows, listed occurrences and spaces (spec 3 "Offer", 4
  * "Occurrence filtering", 5 "Offer quantity", 9 "Checkout").
  */
-import type { CheckoutOrigin, Flow } from './checkout/flows.ts';
+import { FLOW_RULES, type CheckoutOrigin, type Flow, type SpacesPool } from './checkout/flows.ts';
 import type { CourseLike, Occurrence, Offer } from './entities.ts';
 import { DEFAULT_CURRENCY, formatMoney, money, type Currency } from './money.ts';
 import { FREE_TEXT, offerPrice } from './listing.ts';
@@ -125,15 +125,19 @@ export const REQUEST_SPACES = 10000;
  * bookingApplication → the occurrence pool of spec 5 ({@link baseSpaces}).
  */
 export function flowSpacesBase(flow: Flow, input: Pick<SpacesInput, 'occurrence' | 'course'>): number {
-  switch (flow) {
-    case 'order':
+  return spacesPoolBase(FLOW_RULES[flow].spaces, input);
+}
+
+/** Spec 9 "Available spaces", of a flow's pool (its rules' `spaces`). */
+export function spacesPoolBase(pool: SpacesPool, input: Pick<SpacesInput, 'occurrence' | 'course'>): number {
+  switch (pool) {
+    case 'course':
       return input.course?.spaces ?? ORDER_DEFAULT_SPACES;
     case 'request':
       return REQUEST_SPACES;
-    case 'dateBookingRequest':
-    case 'groupBookingRequest':
+    case 'unlimited':
       return Number.POSITIVE_INFINITY;
-    default:
+    case 'occurrence':
       return baseSpaces(input);
   }
 }

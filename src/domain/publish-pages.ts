@@ -4,7 +4,7 @@
  * renders these and removes any other file it finds in the educator's folders (an unpublished course, a
  * changed slug, a removed educator). Pure: paths are relative to dist/client.
  */
-import type { AppContext } from './links.ts';
+import type { AppContext } from './app-context.ts';
 import {
   RESERVED_EDUCATOR_PAGES, RESERVED_EMBED_EDUCATORS, RESERVED_MINISITE_PAGES, hasMarketplacePages,
 } from './routes.ts';
@@ -55,7 +55,7 @@ export function educatorPages(input: EducatorPagesInput): EducatorPage[] {
   page(`${m}/memberships/index.html`, 'memberships', 'minisite');
   for (const course of input.courseSlugs) if (!RESERVED_MINISITE_PAGES.has(course)) page(`${m}/${course}/index.html`, 'course', 'minisite', course);
   page(`${m}/robots.txt`, 'robots', 'minisite');
-  // sitemap.xml and its children: their names depend on the sitemap's size (db/queries/sitemaps.ts).
+  // sitemap.xml and its children: their names depend on the sitemap's size (src/lib/sitemaps.ts).
   page(`${m}/sitemap.xml`, 'sitemaps', 'minisite');
   if (!RESERVED_EMBED_EDUCATORS.has(slug)) {
     const e = `embed/${slug}`;

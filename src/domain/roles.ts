@@ -1,7 +1,7 @@
 /**
  * Roles and what they see (spec 2.6, 2.7, 2.12, 6).
  */
-import type { AppContext } from './links.ts';
+import type { AppContext } from './app-context.ts';
 
 export interface IdentityEducators {
   authenticated?: boolean | null;

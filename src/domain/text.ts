@@ -130,3 +130,19 @@ export function showCourseContent(courseType: string | null | undefined, section
   const list = sections ?? [];
   return list.length > 0 && list.some((section) => (section.contents ?? []).length > 0);
 }
+
+/**
+ * A URL slug from a name: accents dropped, '&' read as 'and', anything else that is not a lowercase letter or a
+ * digit becomes one hyphen ('Clay & Co. Studio' → 'clay-and-co-studio'), at most `maxLength` characters.
+ */
+export function slugFromName(name: string, maxLength: number): string {
+  return name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/&/g, ' and ')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, maxLength)
+    .replace(/-+$/g, '');
+}

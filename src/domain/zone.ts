@@ -58,6 +58,18 @@ export function addCalendarDays(date: CalendarDate, days: number): CalendarDate 
   return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
 }
 
+/**
+ * A calendar date `months` months later (or earlier), on the same day of the month, or the month's last day when
+ * it has no such day (31 January + 1 month is 28 or 29 February; 29 February + 12 months is 28 February).
+ */
+export function addCalendarMonths(date: CalendarDate, months: number): CalendarDate {
+  const first = calendarUtc({ year: date.year, month: date.month + months, day: 1 });
+  const year = first.getUTCFullYear();
+  const month = first.getUTCMonth() + 1;
+  const lastDay = calendarUtc({ year, month: month + 1, day: 0 }).getUTCDate();
+  return { year, month, day: Math.min(date.day, lastDay) };
+}
+
 /** Day of the week of a calendar date, 0 = Sunday … 6 = Saturday (Date#getDay numbering). */
 export function calendarWeekday(date: CalendarDate): number {
   return calendarUtc(date).getUTCDay();

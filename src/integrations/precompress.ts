@@ -1,6 +1,6 @@
 /**
  * Build step: every text file of the built site (HTML, JS, CSS, JSON, XML, SVG…) gets its brotli and gzip
- * siblings ({file}.br, {file}.gz) through api/static/files.ts, the same writer the publisher uses when it
+ * siblings ({file}.br, {file}.gz) through src/lib/site-files.ts, the same writer the publisher uses when it
  * re-renders a page, so the server (api/http/static.ts) and any plain static host or CDN can send them
  * without compressing per request. Runs after every `astro build` (npm run build, tests, benchmarks).
  *
@@ -12,7 +12,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
-import { isCompressible, writeSiteFile } from '../../api/static/files.ts';
+import { isCompressible, writeSiteFile } from '../lib/site-files.ts';
 
 export const PAGE_BROTLI_QUALITY = 6;
 export const ASSET_BROTLI_QUALITY = 11;

@@ -9,13 +9,12 @@
  * opens the checkout with the credit chosen (the page is the same for everyone, so this is asked once hydrated).
  */
 import { useEffect, useMemo, useState } from 'react';
-import { useStore } from '../lib/use-store.ts';
 import type { OccurrenceView } from '../lib/types.ts';
 import type { Flow } from '../domain/checkout/flows.ts';
-import { originForContext } from '../domain/checkout/origins.ts';
+import { checkoutPageHref } from '../domain/checkout/page-link.ts';
 import { formatOccurrenceRange } from '../lib/format.ts';
-import { $liveOccurrences, $selectedOccurrenceId, initSelectedOccurrence } from '../stores/course.ts';
-import { useHydrated } from '../lib/hydrated.ts';
+import { initSelectedOccurrence } from '../stores/course.ts';
+import { useCourseStores } from './course-stores.ts';
 import { embedParentUrl } from '../stores/embed-parent.ts';
 import { bookableOccurrences, isSoldOut } from '../domain/listing.ts';
 import { withQuery } from '../domain/links.ts';
@@ -46,39 +45,21 @@ export interface BookingAsideProps {
 }
 
 function checkoutHref(flow: Flow, courseId: string, context: BookingAsideProps['context'], occurrenceId?: string | null, parentUrl?: string | null, credit = false): string {
-  const params = new URLSearchParams({ flow, course: courseId });
-  if (occurrenceId) params.set('occurrence', occurrenceId);
-  // The Spaces step starts with "Use 1 credit" ticked.
-  if (credit) params.set('credit', '1');
-  if (context === 'embed') params.set('origin', 'embed');
-  if (context === 'minisite') params.set('origin', originForContext(context));
-  if (context === 'embed' && parentUrl) params.set('parent_window_url', parentUrl);
-  return `${context === 'embed' ? '/embed/checkout' : '/checkout'}?${params.toString()}`;
+  // `credit`: the Spaces step starts with "Use 1 credit" ticked.
+  return checkoutPageHref(context, flow, { course: courseId, occurrence: occurrenceId, credit: credit ? '1' : null }, parentUrl);
 }
 
-export default function BookingAside(props: BookingAsideProps) {
-  const { courseId, flow, scheduled, context, priceText, vatText, cancellationText, initialOccurrences, courseSpaces, enquiryHref, waitlistHref, bookLabel, memberText, membershipsHref } = props;
-  // Until hydrated, render exactly the pre-rendered state (another island may already have set the stores).
-  const hydrated = useHydrated();
-  const liveValue = useStore($liveOccurrences);
-  const selectedValue = useStore($selectedOccurrenceId);
-  const live = hydrated ? liveValue : null;
-  const selectedId = hydrated ? selectedValue : null;
-  const [parentUrl, setParentUrl] = useState<string | null>(null);
+type Member = { planName: string; creditsLeft: number };
 
-  useEffect(() => {
-    initSelectedOccurrence();
-    if (context === 'embed') setParentUrl(embedParentUrl());
-  }, [context]);
-
-  // Only where a plan covers the course: is the visitor a member with credits left?
-  const [member, setMember] = useState<{ planName: string; creditsLeft: number } | null>(null);
+/** Only where a plan covers the course (`memberText`): the visitor's plan when they are a member with credits left. */
+function useMemberWithCredits(courseId: string, memberText: string | null | undefined): Member | null {
+  const [member, setMember] = useState<Member | null>(null);
   useEffect(() => {
     if (!memberText) return;
     let cancelled = false;
     apiFetch(`/memberships/benefits?courseId=${encodeURIComponent(courseId)}`)
       .then((res) => (res.ok ? res.json() : { member: null }))
-      .then((body: { member: { planName: string; creditsLeft: number } | null }) => {
+      .then((body: { member: Member | null }) => {
         if (!cancelled) setMember(body.member && body.member.creditsLeft > 0 ? body.member : null);
       })
       .catch(() => {
@@ -88,6 +69,63 @@ export default function BookingAside(props: BookingAsideProps) {
       cancelled = true;
     };
   }, [courseId, memberText]);
+  return member;
+}
+
+type Dated = BookingAsideProps['initialOccurrences'][number];
+
+/** The chosen date (said to be sold out when it is), else the next bookable one, else that there are none. */
+function DateLine({ selected, selectedSoldOut, next, count }: { selected: Dated | null; selectedSoldOut: boolean; next: Dated | null; count: number }) {
+  const hasDates = count > 0;
+  return (
+    <div className="small">
+      {selected ? (
+        <p style={{ margin: 0 }}>
+          <strong>Selected date:</strong><br />{formatOccurrenceRange(selected.start_datetime, selected.end_datetime)}
+          {selectedSoldOut && <><br /><span className="badge">Sold out</span>{hasDates && <> <a href="#dates">Choose another date</a></>}</>}
+        </p>
+      ) : next ? (
+        <p style={{ margin: 0 }}>
+          <strong>Next date:</strong><br />{formatOccurrenceRange(next.start_datetime, next.end_datetime)}
+          {count > 1 && <><br /><a href="#dates">{count} dates available</a></>}
+        </p>
+      ) : (
+        <p style={{ margin: 0 }}>There are no upcoming dates at the moment.</p>
+      )}
+    </div>
+  );
+}
+
+/** The member line: "Use 1 credit" for a member with credits who can book, else what members get. */
+function MemberLine({ member, canUseCredit, creditHref, memberText, membershipsHref }: {
+  member: Member | null; canUseCredit: boolean; creditHref: string; memberText?: string | null; membershipsHref?: string | null;
+}) {
+  if (member && canUseCredit) {
+    return (
+      <p className="small member-price" style={{ margin: 0 }} data-testid="member-price">
+        <a href={creditHref}>{memberCreditText(member)}</a>
+      </p>
+    );
+  }
+  if (!memberText) return null;
+  return (
+    <p className="small member-price" style={{ margin: 0 }} data-testid="member-price">
+      {membershipsHref ? <a href={membershipsHref}>{memberText}</a> : memberText}
+    </p>
+  );
+}
+
+export default function BookingAside(props: BookingAsideProps) {
+  const { courseId, flow, scheduled, context, priceText, vatText, cancellationText, initialOccurrences, courseSpaces, enquiryHref, waitlistHref, bookLabel, memberText, membershipsHref } = props;
+  const { live, selectedId } = useCourseStores();
+  const [parentUrl, setParentUrl] = useState<string | null>(null);
+
+  useEffect(() => {
+    initSelectedOccurrence();
+    if (context === 'embed') setParentUrl(embedParentUrl());
+  }, [context]);
+
+  const member = useMemberWithCredits(courseId, memberText);
 
   // Dates that can still be booked: "Next date" is never a sold-out one (the dates list shows those as sold out).
   const occurrences = useMemo(() => {
@@ -99,8 +137,8 @@ export default function BookingAside(props: BookingAsideProps) {
   const selected = selectedId ? all.find((o) => o._id === selectedId) ?? null : null;
   // A chosen date that is sold out is said to be, and offers its waitlist: never booked, never swapped for another.
   const selectedSoldOut = !!selected && isSoldOut(selected, courseSpaces);
-  const next = occurrences[0] ?? null;
   const hasDates = occurrences.length > 0;
+  const href = (chosen: Flow, occurrenceId?: string | null, credit = false) => checkoutHref(chosen, courseId, context, occurrenceId, parentUrl, credit);
 
   return (
     <div className="panel booking-aside stack">
@@ -110,32 +148,9 @@ export default function BookingAside(props: BookingAsideProps) {
           {vatText && <span className="muted small"> {vatText}</span>}
         </p>
       )}
-      {scheduled && (
-        <div className="small">
-          {selected ? (
-            <p style={{ margin: 0 }}>
-              <strong>Selected date:</strong><br />{formatOccurrenceRange(selected.start_datetime, selected.end_datetime)}
-              {selectedSoldOut && <><br /><span className="badge">Sold out</span>{hasDates && <> <a href="#dates">Choose another date</a></>}</>}
-            </p>
-          ) : next ? (
-            <p style={{ margin: 0 }}>
-              <strong>Next date:</strong><br />{formatOccurrenceRange(next.start_datetime, next.end_datetime)}
-              {occurrences.length > 1 && <><br /><a href="#dates">{occurrences.length} dates available</a></>}
-            </p>
-          ) : (
-            <p style={{ margin: 0 }}>There are no upcoming dates at the moment.</p>
-          )}
-        </div>
-      )}
-      {member && (!scheduled || hasDates) && !selectedSoldOut ? (
-        <p className="small member-price" style={{ margin: 0 }} data-testid="member-price">
-          <a href={checkoutHref(flow, courseId, context, scheduled ? selected?._id : null, parentUrl, true)}>{memberCreditText(member)}</a>
-        </p>
-      ) : memberText && (
-        <p className="small member-price" style={{ margin: 0 }} data-testid="member-price">
-          {membershipsHref ? <a href={membershipsHref}>{memberText}</a> : memberText}
-        </p>
-      )}
+      {scheduled && <DateLine selected={selected} selectedSoldOut={selectedSoldOut} next={occurrences[0] ?? null} count={occurrences.length} />}
+      <MemberLine member={member} canUseCredit={(!scheduled || hasDates) && !selectedSoldOut}
+        creditHref={href(flow, scheduled ? selected?._id : null, true)} memberText={memberText} membershipsHref={membershipsHref} />
       {cancellationText && <p className="small muted" style={{ margin: 0 }}>{cancellationText}</p>}
       <div style={{ display: 'grid', gap: '0.5rem' }}>
         {selectedSoldOut ? (
@@ -143,13 +158,13 @@ export default function BookingAside(props: BookingAsideProps) {
         ) : scheduled && !hasDates ? (
           <>
             <a className="btn btn--block" href={waitlistHref}>Join Waitlist</a>
-            <a className="btn btn--secondary btn--block" href={checkoutHref('dateBookingRequest', courseId, context, null, parentUrl)}>Request a date</a>
+            <a className="btn btn--secondary btn--block" href={href('dateBookingRequest')}>Request a date</a>
           </>
         ) : (
-          <a className="btn btn--block" href={checkoutHref(flow, courseId, context, scheduled ? selected?._id : null, parentUrl)}>{bookLabel}</a>
+          <a className="btn btn--block" href={href(flow, scheduled ? selected?._id : null)}>{bookLabel}</a>
         )}
         {scheduled && hasDates && (
-          <a className="btn btn--secondary btn--block" href={checkoutHref('groupBookingRequest', courseId, context, null, parentUrl)}>Group booking request</a>
+          <a className="btn btn--secondary btn--block" href={href('groupBookingRequest')}>Group booking request</a>
         )}
         {enquiryHref && <a className="btn btn--ghost btn--block" href={enquiryHref}>Send an enquiry</a>}
       </div>

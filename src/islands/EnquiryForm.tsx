@@ -5,15 +5,15 @@
  * success replaces the form with the success screen and the "More listings from {educator}" carousel.
  * The captcha is invisible: solved in the background from the first interaction (src/lib/captcha.ts).
  */
-import { useEffect, useMemo, useRef, useState, type SubmitEvent, type ReactElement } from 'react';
+import { useEffect, useMemo, useRef, useState, type SubmitEvent, type ReactElement, type RefObject } from 'react';
 import type { CourseCard, LinkContext } from '../lib/types.ts';
-import { postEnquiry, ApiError } from '../lib/api.ts';
+import { postEnquiry, ApiError, type EnquiryPayload } from '../lib/api.ts';
 import { createCaptcha } from '../lib/captcha.ts';
 import {
-  validateEnquiry, enquiryHelperText, enquirySuccessText, showBackToCourse, enquiryCourseDetails,
-  REQUIRED_MESSAGE, type EnquiryKind, type EnquiryValues,
+  validateEnquiry, enquiryHelperText, enquirySuccessText, REQUIRED_MESSAGE, type EnquiryKind, type EnquiryValues,
 } from '../domain/enquiry.ts';
-import { courseLink } from '../domain/links.ts';
+import { backToCourseLink, enquiryCourse, type EnquiryQuery } from '../domain/enquiry-course.ts';
+import type { ProblemProperty } from '../domain/problems.ts';
 import CourseCarousel from '../components/CourseCarousel.tsx';
 
 export interface EnquiryFormProps {
@@ -34,56 +34,66 @@ export interface EnquiryFormProps {
 
 type Status = 'idle' | 'submitting' | 'success' | 'error';
 type FieldKey = keyof EnquiryValues;
-
-interface QueryParams {
-  course_ref: string | null;
-  course_name: string | null;
-  educator_slug: string | null;
-  occurrence: string | null;
-}
+type Values = Required<Record<FieldKey, string>>;
 
 /** Form order, to focus the first invalid field. */
 const FIELD_ORDER: FieldKey[] = ['enquiry_type', 'first_name', 'last_name', 'email', 'phone', 'message'];
 
-const EMPTY: Required<Record<FieldKey, string>> = { first_name: '', last_name: '', email: '', phone: '', message: '', enquiry_type: '' };
+const EMPTY: Values = { first_name: '', last_name: '', email: '', phone: '', message: '', enquiry_type: '' };
 
-export default function EnquiryForm({ kind, educator, enquiryTypes, links, courses, listings, coursesHref, headingLevel = 1 }: EnquiryFormProps) {
-  const [values, setValues] = useState(EMPTY);
-  const [status, setStatus] = useState<Status>('idle');
-  const [error, setError] = useState<string | null>(null);
-  const [submitted, setSubmitted] = useState(false);
-  const [firstName, setFirstName] = useState('');
-  const [params, setParams] = useState<QueryParams>({ course_ref: null, course_name: null, educator_slug: null, occurrence: null });
-  const captcha = useMemo(() => createCaptcha(), []);
-  const sending = useRef(false);
-  const alertRef = useRef<HTMLParagraphElement>(null);
-  const successRef = useRef<HTMLHeadingElement>(null);
-  const typesShown = enquiryTypes.length > 0;
-  const Heading = headingLevel === 1 ? 'h1' : 'h2';
-
+/** The course the form is about, read from the address once hydrated (nothing in the pre-rendered form). */
+function useEnquiryQuery(): EnquiryQuery {
+  const [params, setParams] = useState<EnquiryQuery>({ course_ref: null, course_name: null, educator_slug: null, occurrence: null });
   useEffect(() => {
     const q = new URLSearchParams(window.location.search);
     setParams({ course_ref: q.get('course_ref'), course_name: q.get('course_name'), educator_slug: q.get('educator_slug'), occurrence: q.get('occurrence') });
   }, []);
+  return params;
+}
+
+/** What POST /api/enquiries is sent: the trimmed fields, and the course and occurrence the address names. */
+function enquiryPayload(form: EnquiryFormProps, values: Values, params: EnquiryQuery, captchaToken: string): EnquiryPayload {
+  const { kind, educator, enquiryTypes, links, courses } = form;
+  const { courseSlug, courseName } = enquiryCourse(kind, params, courses);
+  return {
+    contact_details: {
+      first_name: values.first_name.trim(),
+      last_name: values.last_name.trim(),
+      email: values.email.trim(),
+      phone: values.phone.trim(),
+    },
+    details: {
+      message: kind === 'message' ? values.message.trim() : '',
+      embedded: links.context === 'embed',
+      course_slug: courseSlug,
+      course_name: courseName,
+      enquiry_type: kind === 'message' && enquiryTypes.length > 0 ? values.enquiry_type || null : null,
+      occurrence_ref: params.occurrence,
+    },
+    type: kind,
+    educator_slug: educator.slug,
+    captchaToken,
+  };
+}
+
+/**
+ * Sending the form: invalid fields are shown and the first focused; a valid form is sent once at a time, and the
+ * outcome (the error alert, the success heading) takes the focus.
+ */
+function useEnquirySubmit(form: EnquiryFormProps, values: Values, params: EnquiryQuery, problems: ProblemProperty[]) {
+  const [status, setStatus] = useState<Status>('idle');
+  const [error, setError] = useState<string | null>(null);
+  const [submitted, setSubmitted] = useState(false);
+  const [firstName, setFirstName] = useState('');
+  const captcha = useMemo(() => createCaptcha(), []);
+  const sending = useRef(false);
+  const alertRef = useRef<HTMLParagraphElement>(null);
+  const successRef = useRef<HTMLHeadingElement>(null);
 
   useEffect(() => {
     if (status === 'error') alertRef.current?.focus();
     if (status === 'success') successRef.current?.focus();
   }, [status]);
-
-  const problems = validateEnquiry(values, kind, typesShown);
-  const errorOf = (key: FieldKey): string | null => {
-    if (!submitted) return null;
-    const p = problems.find((item) => item.key === key);
-    if (!p) return null;
-    return p.message === REQUIRED_MESSAGE ? `${p.name} ${p.message}` : p.message;
-  };
-
-  const findCourse = (ref: string | null) => (ref ? courses.find((c) => c.id === ref || c.slug === ref) ?? null : null);
-
-  function set(key: FieldKey, value: string) {
-    setValues((current) => ({ ...current, [key]: value }));
-  }
 
   async function onSubmit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -91,46 +101,14 @@ export default function EnquiryForm({ kind, educator, enquiryTypes, links, cours
     setSubmitted(true);
     if (problems.length > 0) {
       const first = FIELD_ORDER.find((key) => problems.some((p) => p.key === key));
-      if (first) document.getElementById(`${kind}-${first}`)?.focus();
+      if (first) document.getElementById(`${form.kind}-${first}`)?.focus();
       return;
     }
     sending.current = true;
     setStatus('submitting');
     setError(null);
     try {
-      const captchaToken = await captcha.take();
-      let courseSlug: string | null = null;
-      let courseName: string | null = null;
-      if (kind === 'message') {
-        const attached = enquiryCourseDetails(params); // spec 2.9: only when both are present
-        if (attached) {
-          courseSlug = findCourse(attached.course_ref)?.slug ?? attached.course_ref;
-          courseName = attached.course_name;
-        }
-      } else {
-        const course = findCourse(params.course_ref);
-        courseSlug = course?.slug ?? params.course_ref;
-        courseName = course?.name ?? params.course_name;
-      }
-      await postEnquiry({
-        contact_details: {
-          first_name: values.first_name.trim(),
-          last_name: values.last_name.trim(),
-          email: values.email.trim(),
-          phone: values.phone.trim(),
-        },
-        details: {
-          message: kind === 'message' ? values.message.trim() : '',
-          embedded: links.context === 'embed',
-          course_slug: courseSlug,
-          course_name: courseName,
-          enquiry_type: kind === 'message' && typesShown ? values.enquiry_type || null : null,
-          occurrence_ref: params.occurrence,
-        },
-        type: kind,
-        educator_slug: educator.slug,
-        captchaToken,
-      });
+      await postEnquiry(enquiryPayload(form, values, params, await captcha.take()));
       // The 'Enquriy Sumbitted' analytics event (spec 1) is recorded by POST /api/enquiries with the enquiry itself.
       setFirstName(values.first_name.trim());
       setStatus('success');
@@ -142,49 +120,65 @@ export default function EnquiryForm({ kind, educator, enquiryTypes, links, cours
     }
   }
 
-  if (status === 'success') {
-    const text = enquirySuccessText(kind, firstName);
-    return (
-      <div className="enquiry-success">
-        <div className="panel">
-          <Heading ref={successRef} tabIndex={-1}>{text.title}</Heading>
-          <p style={{ margin: 0 }}>{text.body}</p>
-        </div>
-        {listings.length > 0 && (
-          <CourseCarousel
-            id={`${kind}-listings`}
-            title={`More listings from ${educator.name}`}
-            cards={listings}
-            links={links}
-            variant="compact"
-            end={{ text: `View all listings by ${educator.name}`, href: coursesHref }}
-          />
-        )}
-      </div>
-    );
-  }
+  return { status, error, submitted, firstName, captcha, alertRef, successRef, onSubmit };
+}
 
-  const back = kind === 'waitlist' && showBackToCourse(params) && params.educator_slug
-    ? courseLink(links.context, {
-      educatorSlug: params.educator_slug,
-      courseSlug: findCourse(params.course_ref)?.slug ?? params.course_ref ?? '',
-      occurrenceId: params.occurrence,
-      currentEducatorSlug: links.currentEducatorSlug,
-      host: links.host,
-      protocol: links.protocol,
-    })
-    : null;
+type HeadingTag = 'h1' | 'h2';
 
-  const field = (key: FieldKey, label: string, input: ReactElement) => {
-    const message = errorOf(key);
-    return (
-      <div className="field">
-        <label htmlFor={`${kind}-${key}`}>{label}</label>
-        {input}
-        {message && <span className="field__error" id={`${kind}-${key}-error`}>{message}</span>}
+function EnquirySuccess({ form, firstName, Heading, headingRef }: { form: EnquiryFormProps; firstName: string; Heading: HeadingTag; headingRef: RefObject<HTMLHeadingElement | null> }) {
+  const { kind, educator, links, listings, coursesHref } = form;
+  const text = enquirySuccessText(kind, firstName);
+  return (
+    <div className="enquiry-success">
+      <div className="panel">
+        <Heading ref={headingRef} tabIndex={-1}>{text.title}</Heading>
+        <p style={{ margin: 0 }}>{text.body}</p>
       </div>
-    );
+      {listings.length > 0 && (
+        <CourseCarousel
+          id={`${kind}-listings`}
+          title={`More listings from ${educator.name}`}
+          cards={listings}
+          links={links}
+          variant="compact"
+          end={{ text: `View all listings by ${educator.name}`, href: coursesHref }}
+        />
+      )}
+    </div>
+  );
+}
+
+/** A labelled field and its error, shown once the form has been submitted. */
+function EnquiryField({ id, label, message, children }: { id: string; label: string; message: string | null; children: ReactElement }) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {children}
+      {message && <span className="field__error" id={`${id}-error`}>{message}</span>}
+    </div>
+  );
+}
+
+export default function EnquiryForm(props: EnquiryFormProps) {
+  const { kind, educator, enquiryTypes, links, courses, headingLevel = 1 } = props;
+  const [values, setValues] = useState(EMPTY);
+  const params = useEnquiryQuery();
+  const typesShown = enquiryTypes.length > 0;
+  const problems = validateEnquiry(values, kind, typesShown);
+  const { status, error, submitted, firstName, captcha, alertRef, successRef, onSubmit } = useEnquirySubmit(props, values, params, problems);
+  const Heading = headingLevel === 1 ? 'h1' : 'h2';
+
+  if (status === 'success') return <EnquirySuccess form={props} firstName={firstName} Heading={Heading} headingRef={successRef} />;
+
+  const errorOf = (key: FieldKey): string | null => {
+    if (!submitted) return null;
+    const p = problems.find((item) => item.key === key);
+    if (!p) return null;
+    return p.message === REQUIRED_MESSAGE ? `${p.name} ${p.message}` : p.message;
   };
+  const field = (key: FieldKey, label: string, input: ReactElement) => (
+    <EnquiryField id={`${kind}-${key}`} label={label} message={errorOf(key)}>{input}</EnquiryField>
+  );
   const inputProps = (key: FieldKey) => ({
     id: `${kind}-${key}`,
     name: key,
@@ -192,9 +186,10 @@ export default function EnquiryForm({ kind, educator, enquiryTypes, links, cours
     required: true,
     'aria-invalid': errorOf(key) ? true : undefined,
     'aria-describedby': errorOf(key) ? `${kind}-${key}-error` : undefined,
-    onChange: (e: { target: { value: string } }) => set(key, e.target.value),
+    onChange: (e: { target: { value: string } }) => setValues((current) => ({ ...current, [key]: e.target.value })),
   });
 
+  const back = backToCourseLink(kind, params, courses, links);
   const isWaitlist = kind === 'waitlist';
   return (
     <div className="enquiry">

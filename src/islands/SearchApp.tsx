@@ -7,6 +7,9 @@ import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import type { CourseCard, LinkContext } from '../lib/types.ts';
 import { searchCourses, ApiError } from '../lib/api.ts';
 import CourseCardView from '../components/CourseCardView.tsx';
+import {
+  DELIVERIES, PRICES, filtersFromQuery, filtersQuery, mergeResults, narrowsSearch, resultsCountText, searchRequest, type SearchFilters,
+} from '../domain/course-search.ts';
 
 export interface SearchAppProps {
   categories: { slug: string; name: string }[];
@@ -18,44 +21,18 @@ export interface SearchAppProps {
   pageSize?: number;
 }
 
-/** Price filter options: [value, label, price_min, price_max] in pence. */
-const PRICES: [string, string, number | null, number | null][] = [
-  ['', 'Any price', null, null],
-  ['free', 'Free', null, 0],
-  ['25', 'Up to £25', null, 2500],
-  ['50', 'Up to £50', null, 5000],
-  ['100', 'Up to £100', null, 10000],
-  ['250', 'Up to £250', null, 25000],
-  ['250+', '£250 and over', 25000, null],
-];
-const DELIVERIES: [string, string][] = [
-  ['', 'Any delivery'],
-  ['in-person', 'In person'],
-  ['online', 'Online (live)'],
-  ['on-demand', 'On demand'],
-  ['hybrid', 'Online and in person'],
-  ['on-request', 'On request'],
-];
-
-interface Filters { q: string; category: string; delivery: string; price: string }
+type Filters = SearchFilters;
 
 function readFilters(fixedCategory?: string | null): Filters {
-  const p = new URLSearchParams(window.location.search);
-  return { q: p.get('q') ?? '', category: fixedCategory ?? p.get('category') ?? '', delivery: p.get('delivery') ?? '', price: p.get('price') ?? '' };
+  return filtersFromQuery(window.location.search, fixedCategory);
 }
 
 function writeUrl(filters: Filters, fixedCategory?: string | null): void {
-  const p = new URLSearchParams();
-  if (filters.q) p.set('q', filters.q);
-  if (filters.category && !fixedCategory) p.set('category', filters.category);
-  if (filters.delivery) p.set('delivery', filters.delivery);
-  if (filters.price) p.set('price', filters.price);
-  const qs = p.toString();
-  window.history.replaceState(null, '', `${window.location.pathname}${qs ? `?${qs}` : ''}`);
+  window.history.replaceState(null, '', `${window.location.pathname}${filtersQuery(filters, fixedCategory)}`);
 }
 
-export default function SearchApp({ categories, links, initial, fixedCategory, pageSize = 24 }: SearchAppProps) {
-  const [filters, setFilters] = useState<Filters>({ q: '', category: fixedCategory ?? '', delivery: '', price: '' });
+/** The results so far and `run`, which fetches a page of them (a newer search aborts the one under way). */
+function useCourseSearch(initial: SearchAppProps['initial'], pageSize: number) {
   const [results, setResults] = useState<CourseCard[]>(initial?.results ?? []);
   const [total, setTotal] = useState(initial?.total ?? 0);
   // The API counts up to a cap past the page; `capped` means more courses match than `total`.
@@ -72,19 +49,9 @@ export default function SearchApp({ categories, links, initial, fixedCategory, p
     abort.current = controller;
     setLoading(true);
     setError(null);
-    const price = PRICES.find(([value]) => value === next.price);
     try {
-      const body = await searchCourses({
-        query: next.q.trim(),
-        category_slug: next.category || undefined,
-        delivery: next.delivery || undefined,
-        min_price: price?.[2] ?? null,
-        max_price: price?.[3] ?? null,
-        context: 'marketplace',
-        page: pageNumber,
-        size: pageSize,
-      }, controller.signal);
-      setResults((current) => (pageNumber === 1 ? body.results : [...current, ...body.results.filter((r) => !current.some((c) => c._id === r._id))]));
+      const body = await searchCourses(searchRequest(next, pageNumber, pageSize), controller.signal);
+      setResults((current) => mergeResults(current, body.results, pageNumber));
       setTotal(body.total);
       setCapped(Boolean(body.total_capped));
       setPage(pageNumber);
@@ -97,11 +64,58 @@ export default function SearchApp({ categories, links, initial, fixedCategory, p
     }
   }
 
+  return { results, total, capped, page, loading, searched, error, run };
+}
+
+interface SearchFormProps {
+  filters: Filters;
+  categories: SearchAppProps['categories'];
+  fixedCategory?: string | null;
+  onSubmit: (event: SubmitEvent<HTMLFormElement>) => void;
+  change: (key: keyof Filters, value: string, submit?: boolean) => void;
+}
+
+function SearchForm({ filters, categories, fixedCategory, onSubmit, change }: SearchFormProps) {
+  return (
+    <form className="search__form panel" role="search" onSubmit={onSubmit} action={fixedCategory ? undefined : '/search'}>
+      <div className="field search__query">
+        <label htmlFor="search-q">Search courses</label>
+        <input id="search-q" name="q" type="search" value={filters.q} placeholder="Pottery, first aid, Python…" onChange={(e) => change('q', e.target.value)} />
+      </div>
+      {!fixedCategory && (
+        <div className="field">
+          <label htmlFor="search-category">Category</label>
+          <select id="search-category" name="category" value={filters.category} onChange={(e) => change('category', e.target.value, true)}>
+            <option value="">All categories</option>
+            {categories.map((c) => <option key={c.slug} value={c.slug}>{c.name}</option>)}
+          </select>
+        </div>
+      )}
+      <div className="field">
+        <label htmlFor="search-delivery">Delivery</label>
+        <select id="search-delivery" name="delivery" value={filters.delivery} onChange={(e) => change('delivery', e.target.value, true)}>
+          {DELIVERIES.map(([value, label]) => <option key={value} value={value}>{label}</option>)}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="search-price">Price</label>
+        <select id="search-price" name="price" value={filters.price} onChange={(e) => change('price', e.target.value, true)}>
+          {PRICES.map(([value, label]) => <option key={value} value={value}>{label}</option>)}
+        </select>
+      </div>
+      <div className="search__submit"><button type="submit" className="btn">Search</button></div>
+    </form>
+  );
+}
+
+export default function SearchApp({ categories, links, initial, fixedCategory, pageSize = 24 }: SearchAppProps) {
+  const [filters, setFilters] = useState<Filters>({ q: '', category: fixedCategory ?? '', delivery: '', price: '' });
+  const { results, total, capped, page, loading, searched, error, run } = useCourseSearch(initial, pageSize);
+
   useEffect(() => {
     const fromUrl = readFilters(fixedCategory);
     setFilters(fromUrl);
-    const filtered = fromUrl.q || fromUrl.delivery || fromUrl.price || (!fixedCategory && fromUrl.category);
-    if (filtered || !initial) void run(fromUrl, 1);
+    if (narrowsSearch(fromUrl, fixedCategory) || !initial) void run(fromUrl, 1);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, after hydration: the address's filters replace the pre-rendered defaults; later changes come from the form
   }, []);
 
@@ -111,7 +125,7 @@ export default function SearchApp({ categories, links, initial, fixedCategory, p
     void run(filters, 1);
   }
 
-  function change<K extends keyof Filters>(key: K, value: Filters[K], submit = false) {
+  function change(key: keyof Filters, value: string, submit = false) {
     const next = { ...filters, [key]: value };
     setFilters(next);
     if (submit) {
@@ -122,36 +136,9 @@ export default function SearchApp({ categories, links, initial, fixedCategory, p
 
   return (
     <div className="search">
-      <form className="search__form panel" role="search" onSubmit={onSubmit} action={fixedCategory ? undefined : '/search'}>
-        <div className="field search__query">
-          <label htmlFor="search-q">Search courses</label>
-          <input id="search-q" name="q" type="search" value={filters.q} placeholder="Pottery, first aid, Python…" onChange={(e) => change('q', e.target.value)} />
-        </div>
-        {!fixedCategory && (
-          <div className="field">
-            <label htmlFor="search-category">Category</label>
-            <select id="search-category" name="category" value={filters.category} onChange={(e) => change('category', e.target.value, true)}>
-              <option value="">All categories</option>
-              {categories.map((c) => <option key={c.slug} value={c.slug}>{c.name}</option>)}
-            </select>
-          </div>
-        )}
-        <div className="field">
-          <label htmlFor="search-delivery">Delivery</label>
-          <select id="search-delivery" name="delivery" value={filters.delivery} onChange={(e) => change('delivery', e.target.value, true)}>
-            {DELIVERIES.map(([value, label]) => <option key={value} value={value}>{label}</option>)}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="search-price">Price</label>
-          <select id="search-price" name="price" value={filters.price} onChange={(e) => change('price', e.target.value, true)}>
-            {PRICES.map(([value, label]) => <option key={value} value={value}>{label}</option>)}
-          </select>
-        </div>
-        <div className="search__submit"><button type="submit" className="btn">Search</button></div>
-      </form>
+      <SearchForm filters={filters} categories={categories} fixedCategory={fixedCategory} onSubmit={onSubmit} change={change} />
       <p className="muted" role="status" aria-live="polite">
-        {loading ? 'Searching…' : searched ? `${total}${capped ? '+' : ''} ${total === 1 && !capped ? 'course' : 'courses'}` : ''}
+        {loading ? 'Searching…' : searched ? resultsCountText(total, capped) : ''}
       </p>
       {error && <p className="alert alert--danger" role="alert">{error}</p>}
       {searched && !loading && results.length === 0 && !error && <p className="panel">No courses match your search. Try fewer words or other filters.</p>}

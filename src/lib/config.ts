@@ -4,7 +4,8 @@
  * endpoints); islands receive what they need as props.
  */
 import { mainOrigin, minisiteOrigin } from '../domain/links.ts';
-import type { LinkContext, AppContext } from './types.ts';
+import type { LinkContext } from './types.ts';
+import type { AppContext } from '../domain/app-context.ts';
 
 export interface SiteConfig {
   /** The marketplace host as users type it, e.g. 'localhost:4321' or 'example.co.uk'. */

@@ -4,7 +4,7 @@
  * (src/pages/embed/[educator]/enquiry.json.ts) and by the publisher, from the same function.
  */
 import type { EducatorModel } from '../../db/queries/pages.ts';
-import { carouselCards } from '../../db/queries/pages.ts';
+import { carouselCards } from '../domain/carousel.ts';
 import { brandColour, onBrandColour, hoverColour } from '../domain/avatars.ts';
 import { linkContext } from './config.ts';
 import { LOGO_FALLBACK, COVER_FALLBACK } from './images.ts';

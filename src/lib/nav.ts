@@ -4,7 +4,8 @@
  * header, the minisite header and the embed enquiry page. The embed's enquiry page is one static
  * shell that learns its educator from ?educator={slug}.
  */
-import { educatorLinks, type AppContext } from '../domain/links.ts';
+import { educatorLinks } from '../domain/links.ts';
+import type { AppContext } from '../domain/app-context.ts';
 import { hasEnquiryPage } from '../domain/routes.ts';
 
 export type TabKey = 'courses' | 'about' | 'reviews' | 'enquiry' | 'memberships' | 'vouchers';

@@ -3,15 +3,15 @@
  * the signed-in user and the request's site. Pages that show personal data are never cached.
  */
 import type { AstroGlobal } from 'astro';
-import type { SessionUser } from '../../api/auth/types.ts';
-import type { RequestSite } from '../../api/http/context.ts';
+import type { SessionUser } from '../domain/session-user.ts';
+import type { RequestSite } from '../../api/deps.ts';
 
 export function pageUser(astro: Pick<AstroGlobal, 'locals'>): SessionUser | null {
   return (astro.locals as { user?: SessionUser | null }).user ?? null;
 }
 
 export function pageSite(astro: Pick<AstroGlobal, 'locals'>): RequestSite {
-  return (astro.locals as { site?: RequestSite }).site ?? { context: 'marketplace', minisiteSlug: null, hostname: '' };
+  return (astro.locals as { site?: RequestSite }).site ?? { context: 'marketplace', minisiteSlug: null, hostname: '', admin: false };
 }
 
 export function noStore(astro: Pick<AstroGlobal, 'response'>): void {

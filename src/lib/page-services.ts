@@ -4,15 +4,17 @@
  * the arrows run one way — api → src, never back — and pages hold no queries of their own.
  */
 import type { AstroGlobal } from 'astro';
-import type { AppContext, CheckoutBootstrap } from '../islands/checkout/types.ts';
-import type { BookingPageResult } from '../../api/documents/booking-page.ts';
-import type { addReviewPage } from '../../api/auth/add-review-page.ts';
-import type { Account } from '../../api/routes/account.ts';
+import type { CheckoutBootstrap } from '../islands/checkout/types.ts';
+import type { AppContext } from '../domain/app-context.ts';
+import type { BookingPageResult } from '../../api/pages/booking-page.ts';
+import type { AddReviewPage } from '../../api/pages/add-review-page.ts';
+import type { Account } from '../../api/auth/users.ts';
 import type { ProfileItem, listOwnReviews } from '../../db/queries/accounts.ts';
 import type { listSavedCourses } from '../../db/queries/saved-courses.ts';
 import type { Educator } from '../../db/schema.ts';
 import type { GiftCardView } from '../../api/gifts/views.ts';
 import type { PayInvoiceView } from '../../db/queries/bookings.ts';
+import type { AdminPageServices } from './admin-page-services.ts';
 
 export interface CheckoutPageData {
   bootstrap: CheckoutBootstrap;
@@ -32,11 +34,17 @@ export interface PageServices {
   visitorUrl(astro: Pick<AstroGlobal, 'locals' | 'url'>, path: string): string;
   /** The checkout island's bootstrap (catalogue facts, payment widgets) and the educator's brand colours. */
   checkoutPage(url: URL, context: AppContext): Promise<CheckoutPageData>;
+  /**
+   * The gift voucher checkout of an educator (minisite and embed /gift-checkout): the checkout page for the
+   * giftVoucher flow, and whether the educator sells gift vouchers (else the page is the not-found page, 404).
+   */
+  giftCheckoutPage(url: URL, educatorSlug: string, context: 'minisite' | 'embed'): Promise<CheckoutPageData & { onSale: boolean }>;
   /** "Pay Invoice" (spec 2.15): the booking or order, when it is this user's. */
   payInvoice(kind: 'booking' | 'order', id: string, userId: string): Promise<PayInvoiceView | null>;
-  /** The booking and order pages of spec 2.4. */
-  outcomePage(astro: AstroGlobal, context: 'marketplace' | 'minisite', kind: 'booking' | 'order'): Promise<BookingPageResult>;
-  addReviewPage: typeof addReviewPage;
+  /** The booking and order pages of spec 2.4, and the page of a booking without a date (`dates`). */
+  outcomePage(astro: AstroGlobal, context: 'marketplace' | 'minisite', kind: 'booking' | 'order' | 'dates'): Promise<BookingPageResult>;
+  /** The add-review pages (spec 2.3); null means 404. */
+  addReviewPage(astro: AstroGlobal, context: 'marketplace' | 'minisite', educatorSlug: string | undefined, courseSlug: string | null): Promise<AddReviewPage | null>;
   loginPage(educatorId: string | null, token: string | null): Promise<LoginPageData>;
   claimPage(slug: string, userId: string | null): Promise<{ educator: Educator | null; requested: boolean }>;
   profile(studentId: string): Promise<{ items: ProfileItem[]; reviews: Awaited<ReturnType<typeof listOwnReviews>> }>;
@@ -48,6 +56,8 @@ export interface PageServices {
   /** The learner's gift cards, bought and received, with balance and expiry. */
   giftCards(user: { id: string; email: string }): Promise<GiftCardView[]>;
   accountSettings(userId: string): Promise<Account | null>;
+  /** The admin app's services (src/lib/admin-page-services.ts). */
+  admin: AdminPageServices;
 }
 
 /** The server's services for this render (present whenever api/server.ts renders the page). */

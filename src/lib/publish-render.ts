@@ -6,7 +6,7 @@
  * without them (anyone from outside) is answered 404.
  */
 import type { AstroGlobal } from 'astro';
-import type { AppContext } from './types.ts';
+import type { AppContext } from '../domain/app-context.ts';
 
 export const PUBLISH_LOCALS = 'publishRender';
 

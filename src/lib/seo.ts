@@ -8,7 +8,7 @@
 import { htmlToText } from '../domain/text.ts';
 import { courseCanonicalContext } from '../domain/crawl.ts';
 import { PRODUCT_NAME, marketplaceUrl, minisiteUrl } from './config.ts';
-import type { AppContext } from './types.ts';
+import type { AppContext } from '../domain/app-context.ts';
 
 /** Search engines cut titles at about 600 pixels: 65 characters keeps every title whole. */
 export const MAX_TITLE_LENGTH = 65;

@@ -1,12 +1,11 @@
 /** The marketplace's child sitemaps, named by its index (src/pages/sitemap.xml.ts). */
 import type { APIRoute } from 'astro';
-import { pageDb } from '../lib/db.ts';
-import { marketplaceSitemaps } from '../../db/queries/sitemaps.ts';
+import { marketplaceSitemapFiles } from '../lib/build-data.ts';
 
 export const prerender = true;
 
 export async function getStaticPaths() {
-  const { children } = await marketplaceSitemaps(pageDb());
+  const { children } = await marketplaceSitemapFiles();
   return [...children].map(([name, xml]) => ({ params: { n: name.slice('sitemap-'.length, -'.xml'.length) }, props: { xml } }));
 }
 

@@ -4,12 +4,11 @@
  * changes. Minisites have their own (src/pages/minisite/[educator]/sitemap.xml.ts).
  */
 import type { APIRoute } from 'astro';
-import { pageDb } from '../lib/db.ts';
-import { marketplaceSitemaps } from '../../db/queries/sitemaps.ts';
+import { marketplaceSitemapFiles } from '../lib/build-data.ts';
 
 export const prerender = true;
 
 export const GET: APIRoute = async () => {
-  const { index } = await marketplaceSitemaps(pageDb());
+  const { index } = await marketplaceSitemapFiles();
   return new Response(index, { headers: { 'content-type': 'application/xml; charset=utf-8' } });
 };

@@ -43,7 +43,8 @@ export function goAfterLogin(destination: string): void {
     return;
   }
   const main = new URL(mainOrigin());
-  const handoff = url.host !== main.host && isHandoffHost(url.hostname, main.hostname) && url.port === main.port && url.protocol === main.protocol;
+  // A destination on this very host (e.g. the admin host, where one can log in too) has the session just made here.
+  const handoff = url.origin !== location.origin && url.host !== main.host && isHandoffHost(url.hostname, main.hostname) && url.port === main.port && url.protocol === main.protocol;
   if (handoff) {
     const start = new URL('/api/auth/handoff/start', url.origin);
     start.searchParams.set('return', url.toString());

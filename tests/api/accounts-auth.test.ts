@@ -11,9 +11,10 @@ import {
   DEFAULT_PASSWORD, cookieFrom, lastMailTo, logIn, rawRequest, sessionCookieFrom, signUpAndLogin, tokenFromMail, uniqueEmail,
 } from '../helpers/auth.ts';
 import { SESSION_COOKIE, HANDOFF_STATE_COOKIE, SIGNUP_NONCE_COOKIE } from '../../api/http/cookies.ts';
-import { sha256 } from '../../api/auth/crypto.ts';
+import { sha256 } from '../../api/shared/ids.ts';
 import { loadConfig } from '../../api/config.ts';
-import { ownSiteOf, sharedCookieDomain } from '../../api/auth/site.ts';
+import { sharedCookieDomain } from '../../api/auth/site.ts';
+import { ownSiteOf } from '../../api/shared/origins.ts';
 import { keepRedirect } from '../../api/routes/auth.ts';
 import { educatorRow } from './public-fixtures.ts';
 import type { Db } from '../../db/client.ts';

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import Stripe from 'stripe';
-import type { Deps } from '../../api/app.ts';
+import type { Deps } from '../../api/deps.ts';
 import { reconcilePayments } from '../../api/checkout/reconciler.ts';
 import { providerNamed } from '../../api/payments/registry.ts';
 import { TEST_CARD_PROVIDER, TestPaymentProvider } from '../../api/payments/test-provider.ts';

@@ -136,6 +136,10 @@ describe('POST /api/enquiries', () => {
       user_id: null,
       ip_hash: expect.stringMatching(/^[0-9a-f]{32}$/),
       created_at: NOW,
+      // Unread, not done and not told of a new date yet: the educator's inbox (api/admin/inbox.ts) sets these.
+      read_at: null,
+      done_at: null,
+      notified_at: null,
     });
 
     const events = await server.db.selectFrom('analytics_events').selectAll().where('name', '=', ENQUIRY_SUBMITTED).execute();

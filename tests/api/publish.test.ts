@@ -17,14 +17,17 @@ import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { createThrowawayPgDatabase } from '../helpers/db.ts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDb, type Db } from '../../db/client.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
 import { loadCatalogue } from '../../db/seed/load.ts';
 import { parseCatalogueCommand, runCatalogueCommand } from '../../db/catalogue-cli.ts';
 import { loadConfig } from '../../api/config.ts';
 import { startServer } from '../../api/server.ts';
-import { createPublisher } from '../../api/publish/publisher.ts';
+import { createPublisher, publisherJob } from '../../api/publish/publisher.ts';
+import { createFeedSignal } from '../../api/publish/feed-signal.ts';
+import { startWorker } from '../../api/background.ts';
+import { createDirectoryTarget, type PageTarget } from '../../api/publish/page-target.ts';
 import { topCards } from '../../db/queries/pages.ts';
 import { loggerFor } from '../../api/log.ts';
 import { freePort } from '../helpers/ports.ts';
@@ -326,6 +329,112 @@ describe('publishing', { timeout: 180_000 }, () => {
     await next.close();
     for (const read of [pageOf.marketplace(e.slug, `/${course.slug}`), pageOf.minisite(e.slug, `/${course.slug}`), pageOf.embed(e.slug, `/${course.slug}`)]) {
       expect((await read).body).toContain('£12.34');
+    }
+  });
+
+  it('an educator renamed at the head of a carousel: its category\'s listing page and home do not wait for the category\'s course pages, and those are written even after a failure', async () => {
+    // Only the publishers of this test take the feed (the test above stopped the server's already).
+    await server.workers.get('publisher')!.stop();
+    const options = {
+      db, dialect: (databaseUrl.startsWith('postgres') ? 'postgres' : 'sqlite') as 'postgres' | 'sqlite', distDir: join(clientDir, '..'),
+      log: loggerFor({ LOG_LEVEL: 'silent' }), now: () => Math.floor(Date.now() / 1000), pagesNow: () => PAGES_NOW, batchMs: 0, leaseSeconds: 2,
+    };
+    const publishAll = async () => {
+      const publisher = createPublisher(options);
+      while (!(await feedEmpty())) await publisher.run();
+      await publisher.close();
+    };
+    const { category_id: categoryId } = await db.selectFrom('courses').select('category_id').where('published', '=', true)
+      .where('category_id', 'is not', null).orderBy('id').executeTakeFirstOrThrow();
+    const category = await db.selectFrom('categories').select('slug').where('id', '=', categoryId!).executeTakeFirstOrThrow();
+    const [head] = await topCards(db, { categoryId: categoryId!, limit: 12, now: PAGES_NOW });
+    // Another educator's course, moved into that category (and published): its marketplace page shows the head's card.
+    const other = await db.selectFrom('courses as c').innerJoin('educators as e', 'e.id', 'c.educator_id')
+      .select(['c.id', 'c.slug', 'e.slug as educator']).where('c.published', '=', true)
+      .where('c.educator_id', '<>', head!.educator_ref).orderBy('c.id').executeTakeFirstOrThrow();
+    await db.updateTable('courses').set({ category_id: categoryId! }).where('id', '=', other.id).execute();
+    await publishAll();
+    const otherFile = `${other.educator}/${other.slug}/index.html`;
+    // A card's text as React writes it.
+    const card = (text: string) => `>${text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;')}<`;
+    const oldName = card(head!.educator.name);
+    expect((await pageOf.marketplace(other.educator, `/${other.slug}`)).body).toContain(oldName);
+
+    // Renamed as the admin's profile save renames it: the educator's row alone, in one transaction.
+    const name = `Renamed Head School ${randomBytes(3).toString('hex')}`;
+    await db.transaction().execute((trx) => trx.updateTable('educators').set({ name }).where('id', '=', head!.educator_ref).execute());
+
+    // The first publish fails on the other educator's page; what it wrote, and the failure, are recorded in order.
+    const written: string[] = [];
+    const directory = createDirectoryTarget(clientDir);
+    let failOnce = true;
+    const failing: PageTarget = {
+      ...directory,
+      async write(file, bytes, meta) {
+        if (file === otherFile && failOnce) {
+          failOnce = false;
+          written.push('(the failure)');
+          throw new Error('disk full');
+        }
+        const changed = await directory.write(file, bytes, meta);
+        if (changed) written.push(file);
+        return changed;
+      },
+    };
+    const first = createPublisher({ ...options, target: failing });
+    await first.run();
+    await first.close();
+    expect(failOnce, 'the publish reached the other educator\'s page').toBe(false);
+    // The category's listing page was written before the category's other course pages were tried, and shows the name.
+    const listing = written.indexOf(`courses/${category.slug}/index.html`);
+    expect(listing, written.join(', ')).toBeGreaterThanOrEqual(0);
+    expect(listing, written.join(', ')).toBeLessThan(written.indexOf('(the failure)'));
+    const body = (await get(`/courses/${category.slug}/`)).body;
+    expect(body).toContain(card(name));
+    expect(body).not.toContain(oldName);
+    expect((await get('/')).body).not.toContain(oldName);
+
+    // The failed page is not left behind: the change is published again (after its back-off) until it is written.
+    expect(await feedEmpty(), 'the change is kept to be published again').toBe(false);
+    const next = createPublisher(options);
+    const deadline = Date.now() + 60_000;
+    while (!(await feedEmpty())) {
+      if (Date.now() > deadline) throw new Error('the failed carousel page was not published again');
+      await next.run();
+      await new Promise((ok) => setTimeout(ok, 200));
+    }
+    await next.close();
+    const page = (await pageOf.marketplace(other.educator, `/${other.slug}`)).body;
+    expect(page).toContain(card(name));
+    expect(page).not.toContain(oldName);
+  });
+
+  it('a save this process says has committed is published at once, without waiting out the batching window', async () => {
+    // Only this test's publisher takes the feed (the tests above stopped the server's already).
+    await server.workers.get('publisher')!.stop();
+    const e = educators[3]!;
+    const course = e.courses[1]!;
+    let claimed = false;
+    const saves = createFeedSignal();
+    // A batching window of ten minutes and a poll of ten minutes: only the save's notice can start this publish.
+    const publisher = createPublisher({
+      db, dialect: (databaseUrl.startsWith('postgres') ? 'postgres' : 'sqlite') as 'postgres' | 'sqlite', distDir: join(clientDir, '..'),
+      log: loggerFor({ LOG_LEVEL: 'silent' }), now: () => Math.floor(Date.now() / 1000), pagesNow: () => PAGES_NOW,
+      batchMs: 600_000, onStep: (step) => { if (step === 'claimed') claimed = true; },
+    });
+    const job = publisherJob(publisher, 600_000, saves);
+    let passes = 0;
+    const worker = startWorker({ ...job, run: async (signal) => { const n = await job.run(signal); passes++; return n; } }, loggerFor({ LOG_LEVEL: 'silent' }));
+    try {
+      // Its first pass has found the feed empty: it sleeps until told.
+      await vi.waitFor(() => expect(passes).toBeGreaterThan(0), { timeout: 30_000 });
+      await runCatalogueCommand(db, parseCatalogueCommand(['set-price', course.id, '2468']));
+      saves.committed();
+      await until(async () => (await feedEmpty()) && (await pageOf.marketplace(e.slug, `/${course.slug}`)).body.includes('£24.68'), [], 'a notified save');
+      expect(claimed).toBe(true);
+    } finally {
+      await worker.stop();
+      await publisher.close();
     }
   });
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { writeSiteFile } from '../../api/static/files.ts';
+import { writeSiteFile } from '../../src/lib/site-files.ts';
 import { acceptedCodings, SIBLING_SKEW_MS, SMALL_FILE_BYTES } from '../../api/http/static.ts';
 
 let server: TestServer;

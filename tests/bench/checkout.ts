@@ -14,13 +14,14 @@
  * started spends its first few thousand requests compiling its hot code — a fifth of its CPU in V8's optimising
  * compiler in the first seconds here — which a server in service has long done; 0 times the cold start).
  * BENCH_STATEMENT_PROFILE=<file>: each SQL text's calls (and time, SQLite) in the server, written at its exit
- * (statement-profile.mjs).
+ * (statement-profile.mjs); each timed level's own counts go to <file>.<n> and its statements (SQLite) or round trips
+ * (PostgreSQL) per completed checkout are printed with its figures.
  *
  * Beside the checkouts it prints the API requests per second they made, and the requests per second of a bare
  * `node:http` server (its own process) answering a small JSON body to the same client at the same concurrency:
  * the ceiling this machine, Node and this load generator put on any server, so the ratio can be read.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -47,7 +48,7 @@ interface Learner { cookie: string; email: string }
  * server's, into the p99.
  */
 const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
-function post(url: string, headers: Record<string, string>, body: string | null): Promise<{ status: number; json: any }> {
+function post(url: string, headers: Record<string, string>, body: string | null, retried = false): Promise<{ status: number; json: any }> {
   return new Promise((ok, ko) => {
     const options = body === null ? { method: 'GET', agent, headers } : { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } };
     const req = http.request(url, options, (res) => {
@@ -56,7 +57,13 @@ function post(url: string, headers: Record<string, string>, body: string | null)
       res.on('end', () => ok({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
       res.on('error', ko);
     });
-    req.on('error', ko);
+    // A kept-alive connection the server closed as idle (its keep-alive timeout: a learner can wait longer than that
+    // for its turn on a loaded machine) fails the request written on it before any of it was read: sent again once,
+    // on a new connection, as Node's documentation advises.
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      if (!retried && req.reusedSocket && error.code === 'ECONNRESET') post(url, headers, body, true).then(ok, ko);
+      else ko(error);
+    });
     req.end(body ?? undefined);
   });
 }
@@ -168,6 +175,7 @@ async function run(): Promise<void> {
       // for their first answer while the others ran with less competition — flattering the p99 of the rest.
       await Promise.all(learners.slice(0, level).map((learner) => post(`${base}/api/health`, { cookie: learner.cookie }, null)));
 
+      const profile = warmUp ? null : await statementSnapshot(child.pid);
       const cpuBefore = treeCpuSeconds(child.pid);
       const dbCpuBefore = databaseName ? databaseCpuSeconds(databaseName) : null;
       const t0 = performance.now();
@@ -201,6 +209,10 @@ async function run(): Promise<void> {
         const msPerCheckout = ((dbCpuAfter - dbCpuBefore) * 1000) / Math.max(1, completed);
         console.log(`          PostgreSQL backends' CPU: ${(dbCpuAfter - dbCpuBefore).toFixed(2)} s, ${msPerCheckout.toFixed(1)} ms per completed checkout, ${((dbCpuAfter - dbCpuBefore) / seconds * 100).toFixed(0)} % of a core`);
       }
+      if (profile) {
+        const counts = await profile.end();
+        console.log(`          statements (${profile.file}): ${counts.map(({ engine, what, n }) => `${engine} ${(n / Math.max(1, completed)).toFixed(1)} ${what} per completed checkout`).join(', ')}`);
+      }
       for (const [action, values] of byAction) {
         values.sort((a, b) => a - b);
         console.log(`          ${action.startsWith('(') ? action : `submit "${action}"`}: ${values.length} answers, p50 ${percentile(values, 50).toFixed(1)} ms, p99 ${percentile(values, 99).toFixed(1)} ms, max ${values[values.length - 1].toFixed(1)} ms`);
@@ -213,6 +225,35 @@ async function run(): Promise<void> {
     if (dropDatabase) await dropDatabase();
     rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+let snapshots = 0;
+/**
+ * With BENCH_STATEMENT_PROFILE, the server's statement counts from now to `end()` (statement-profile.mjs writes
+ * and clears them on SIGUSR2): the first signal clears what came before, the second writes this stretch's file.
+ */
+async function statementSnapshot(pid: number | undefined) {
+  const base = process.env.BENCH_STATEMENT_PROFILE;
+  if (!base || pid === undefined) return null;
+  const take = async () => {
+    const file = `${base}.${++snapshots}`;
+    process.kill(pid, 'SIGUSR2');
+    for (let i = 0; i < 100 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 50));
+    return file;
+  };
+  await take();
+  return {
+    file: `${base}.${snapshots + 1}`,
+    async end() {
+      const text = readFileSync(await take(), 'utf8');
+      const sqlite = /^SQLite: \d+ ms inside statements, (\d+) calls/m.exec(text);
+      const trips = /^PostgreSQL: (\d+) round trips/m.exec(text);
+      return [
+        ...(sqlite ? [{ engine: 'SQLite', what: 'statements', n: Number(sqlite[1]) }] : []),
+        ...(trips ? [{ engine: 'PostgreSQL', what: 'round trips', n: Number(trips[1]) }] : []),
+      ];
+    },
+  };
 }
 
 /**

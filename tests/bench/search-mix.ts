@@ -18,6 +18,14 @@ export const SEARCH_MIX: Array<{ kind: string; paths: string[] }> = [
   { kind: 'price range', paths: ['max_price=2500', 'min_price=25000', 'min_price=5000&max_price=10000', 'max_price=0'] },
   { kind: 'price + word', paths: ['max_price=5000&query=beginners', 'min_price=25000&query=course', 'max_price=2500&query=london'] },
   { kind: 'deep page', paths: ['page=40', 'query=beginners&page=20', 'category_slug=music&page=30', 'query=online&page=10&sort=relevance'] },
+  // Words with a sort other than relevance: rare, middling ("first aid", "photography", "yoga", "driving": about
+  // one course in fourteen) and common words, and a deeper page.
+  { kind: 'word, newest', paths: ['query=first%20aid&sort=newest', 'query=yoga&sort=newest', 'query=driving&sort=newest', 'query=beginners&sort=newest', 'query=saffron&sort=newest', 'query=photography&sort=newest&page=5'] },
+  { kind: 'word, price_asc', paths: ['query=photography&sort=price_asc', 'query=first%20aid&sort=price_asc', 'query=online&sort=price_asc', 'query=sourdough%20bread&sort=price_asc', 'query=driving&sort=price_asc&page=5'] },
+  { kind: 'word, price_desc', paths: ['query=photography&sort=price_desc', 'query=yoga&sort=price_desc', 'query=course&sort=price_desc', 'query=harmony&sort=price_desc', 'query=first%20aid&sort=price_desc&page=5'] },
+  // Filters with a sort, without and with words.
+  { kind: 'filters, sorted', paths: ['category_slug=music&sort=newest', 'delivery=online&sort=price_asc', 'min_price=5000&max_price=10000&sort=price_desc', 'category_slug=languages&delivery=in-person&sort=price_asc'] },
+  { kind: 'filters + word, sorted', paths: ['category_slug=music&query=online&sort=newest', 'delivery=in-person&query=beginners&sort=price_asc', 'max_price=5000&query=yoga&sort=price_desc', 'min_price=2000&query=photography&sort=newest', 'category_slug=pottery-ceramics&query=wheel&sort=price_desc'] },
   { kind: 'carousel', paths: ['educator_ref={educator}&size=11&context=minisite', 'category_slug=cookery-baking&size=11'] },
 ];
 

@@ -5,9 +5,10 @@
  * .tmp/bench-search/catalogue-10000.sqlite; PostgreSQL: its own database `bench_search_10000`), so reruns
  * start at once; new migrations are applied to the kept catalogue. Then it starts the server as its own
  * process (the compiled one when `npm run build:server` has made it) and drives a fixed mix of searches
- * (SEARCH_MIX: common and rare words, two-word queries, no query with each sort, category, delivery and
- * price filters, deep pages, carousels) in a closed loop — each connection sends its next request when the
- * last answer has arrived — for BENCH_SECONDS after a warm-up. It prints requests per second and latency
+ * (SEARCH_MIX: common and rare words, two-word queries, no query with each sort, words with each sort,
+ * category, delivery and price filters without and with words and sorts, deep pages, carousels) in a closed
+ * loop — each connection sends its next request when the last answer has arrived — for BENCH_SECONDS after a
+ * warm-up. It prints requests per second and latency
  * percentiles for the whole mix and for each kind of query. Figures only, no assertions on time.
  *
  * Env: BENCH_ENGINES=sqlite,postgres  BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres (an

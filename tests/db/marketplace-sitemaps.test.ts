@@ -10,7 +10,7 @@ import { loadCatalogue } from '../../db/seed/load.ts';
 import { parseCatalogueCommand, runCatalogueCommand } from '../../db/catalogue-cli.ts';
 import {
   marketplaceSitemapUpdate, marketplaceSitemaps, minisiteSitemaps, parseSitemapIndex, sitemapBucket, sitemapBuckets,
-} from '../../db/queries/sitemaps.ts';
+} from '../../src/lib/sitemaps.ts';
 import { marketplaceUrl, minisiteUrl } from '../../src/lib/config.ts';
 
 const NOW = Date.UTC(2026, 0, 15) / 1000;

@@ -46,7 +46,7 @@ it('copies each set of options into one row per method, then reads them back as 
   });
   // The per-method columns are gone.
   const options = await t.db.selectFrom('payment_options').selectAll().where('id', '=', 'pay_a').executeTakeFirstOrThrow();
-  expect(Object.keys(options).sort()).toEqual(['course_id', 'educator_id', 'id', 'invoice_due_days']);
+  expect(Object.keys(options).sort()).toEqual(['course_id', 'educator_id', 'id', 'invoice_due_days', 'revision']);
 });
 
 it('a method without a row is not offered, and a row for a method this build does not know is ignored', async () => {

@@ -5,16 +5,13 @@
  * two. On PostgreSQL it is the engine's own isolation.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestDb, type TestDb } from '../helpers/db.ts';
+import { createTestDb, educatorName, type TestDb } from '../helpers/db.ts';
+import { educatorRow } from '../api/public-fixtures.ts';
 
 let t: TestDb;
 
-const educator = (id: string, name: string) => ({
-  id, slug: `isolation-${id}`, name, feature_flags: {}, third_party_codes: {}, vat_settings: {}, links: {}, working_hours: {},
-  enquiry_types: [], created_at: 1,
-});
-const nameOf = async (id: string) =>
-  (await t.db.selectFrom('educators').select('name').where('id', '=', id).executeTakeFirst())?.name ?? null;
+const educator = (id: string, name: string) => educatorRow({ id, slug: `isolation-${id.replaceAll('_', '-')}`, name });
+const nameOf = (id: string) => educatorName(t.db, id);
 
 beforeAll(async () => {
   t = await createTestDb();

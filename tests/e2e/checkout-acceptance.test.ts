@@ -13,6 +13,7 @@ import { baseUrl, catalogueNow, closeBrowser, productDb, url } from './harness.t
 import type { Db } from '../../db/client.ts';
 import { learnerPage, makeLearner } from './helpers/learners.ts';
 import { startFramingSite, type FramingSite } from './helpers/partner.ts';
+import { continueCheckout, setQuantity, stepHeading as heading } from './helpers/checkout.ts';
 
 const POLL = { timeout: 15_000, interval: 100 };
 const COURSE = { id: 'crs_0001_06', educator: 'clay-and-kiln-pottery', slug: 'pottery-date-night', name: 'Pottery Date Night' };
@@ -38,14 +39,7 @@ afterAll(async () => {
 const makeUser = (prefix: string) => makeLearner(db, prefix);
 
 type Root = Page | FrameLocator;
-const headingLocator = (root: Root, name: string | RegExp) => root.getByRole('heading', { name, level: 2 }).first();
-/** Waits for a step's heading; the error banner instead fails with its text. */
-async function heading(root: Root, name: string | RegExp): Promise<void> {
-  const banner = root.locator('.checkout-error');
-  await headingLocator(root, name).or(banner).first().waitFor();
-  if (await banner.isVisible() && !(await headingLocator(root, name).isVisible())) throw new Error(`Expected "${name}", the error banner says: ${await banner.textContent()}`);
-}
-const cont = (root: Root) => root.locator('.checkout-summary__continue').click();
+const cont = continueCheckout;
 const summaryTotal = (root: Root) => root.locator('.checkout-summary__total strong').textContent();
 
 /** "£151.20" for 15120 pence (checked against the summary the product renders). */
@@ -86,19 +80,6 @@ function pdfText(pdf: Buffer): string {
     }
   }
   return runs.join('\n');
-}
-
-/** Sets an offer's quantity with its +/- buttons (the group is labelled by the offer's name). */
-async function setQuantity(root: Root, offer: string, target: number): Promise<void> {
-  const row = root.getByRole('group', { name: offer, exact: true });
-  const value = row.locator('output');
-  for (let guard = 0; guard < 10; guard++) {
-    const current = Number(await value.textContent());
-    if (current === target) return;
-    await row.getByRole('button', { name: current < target ? 'Add one to basket' : 'Remove one from basket' }).click();
-    await expect.poll(async () => Number(await value.textContent()), POLL).not.toBe(current);
-  }
-  throw new Error(`could not set ${offer} to ${target}`);
 }
 
 /** Date → two offers + voucher → Contact Info (booker + two guests) → card 4242 → "Booking Confirmed". Returns the summary total. */

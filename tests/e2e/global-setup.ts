@@ -73,7 +73,7 @@ export default async function setup(project: TestProject) {
     RATE_LIMIT_ENQUIRY_PER_IP: '100000', RATE_LIMIT_ENQUIRY_PER_EDUCATOR: '100000', RATE_LIMIT_VOUCHER_PER_IP: '100000',
     RATE_LIMIT_VOUCHER_PER_EDUCATOR: '100000', RATE_LIMIT_ANALYTICS_PER_IP: '100000', RATE_LIMIT_ANALYTICS_PER_TARGET: '100000',
   };
-  const config = loadConfig({ ...env, ...abuseLimits, PORT: String(port), BIND_HOST: '127.0.0.1', DIST_DIR: distDir, LOG_LEVEL: 'error', OUTBOX_DIR: join(work, 'outbox') });
+  const config = loadConfig({ ...env, ...abuseLimits, PORT: String(port), BIND_HOST: '127.0.0.1', DIST_DIR: distDir, LOG_LEVEL: 'error', OUTBOX_DIR: join(work, 'outbox'), UPLOADS_DIR: join(work, 'uploads') });
   const server = await startServer(config);
   const baseUrl = `http://localhost:${port}`;
   project.provide('baseUrl', baseUrl);

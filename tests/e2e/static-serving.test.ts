@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Request, Response } from 'playwright-core';
 import { closeBrowser, minisiteUrl, newPage, url } from './harness.ts';
 import { CODEFORGE } from './helpers/public.ts';
-import { MIN_COMPRESS_BYTES } from '../../api/static/files.ts';
+import { MIN_COMPRESS_BYTES } from '../../src/lib/site-files.ts';
 
 afterAll(async () => {
   await closeBrowser();
@@ -44,7 +44,7 @@ describe('static pages in the browser', () => {
         let compressed = 0;
         for (const script of scripts) {
           const h = await script.allHeaders();
-          // Files too small to be worth compressing have no siblings (api/static/files.ts).
+          // Files too small to be worth compressing have no siblings (src/lib/site-files.ts).
           if (Number(h['content-length']) < MIN_COMPRESS_BYTES && !h['content-encoding']) continue;
           // (Playwright does not always report the Accept-Encoding of preloaded module requests.)
           expect(h['content-encoding'], script.url()).toMatch(/^(br|gzip)$/);

@@ -92,3 +92,8 @@ export function courseRichResultProblems(data: unknown, options: { requireImage?
   }
   return problems;
 }
+
+/** The JSON-LD blocks of a page, parsed. */
+export function jsonLdBlocks(html: string): Json[] {
+  return [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map((m) => JSON.parse(m[1]!) as Json);
+}

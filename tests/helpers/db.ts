@@ -2,7 +2,7 @@
  * A fresh, migrated database for one test file: a temporary SQLite file by default, or a
  * private schema on PostgreSQL when TEST_DATABASE_URL is set (so files can run side by side).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -10,6 +10,7 @@ import pg from 'pg';
 import { sql } from 'kysely';
 import { openDb, type Db } from '../../db/client.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
+import { onPgServer, pgDatabaseUrl, PG_TEMPLATE_ENV, SQLITE_TEMPLATE_ENV } from './migrated-template.ts';
 
 export interface TestDb {
   db: Db;
@@ -55,6 +56,23 @@ export async function dropTestSchema(db: Db, url: string, schema: string): Promi
 
 export async function createTestDb(): Promise<TestDb> {
   const pgUrl = process.env.TEST_DATABASE_URL;
+  const pgTemplate = process.env[PG_TEMPLATE_ENV];
+  if (pgUrl && pgTemplate) {
+    // A database of this file's own, copied from the one the global set-up migrated, its tables in `public` as in
+    // production; no other file's schema changes can reach it, so its own need no lock.
+    const name = `t_${randomBytes(6).toString('hex')}`;
+    await onPgServer(pgUrl, `create database ${name} template ${pgTemplate}`);
+    const url = pgDatabaseUrl(pgUrl, name);
+    const db = openDb({ url, poolSize: 20 });
+    await migrateToLatest(db);
+    return {
+      db, url, dialect: 'postgres', migrate: () => migrateToLatest(db), changeSchema: (work) => work(),
+      async close() {
+        await db.destroy();
+        await onPgServer(pgUrl, `drop database if exists ${name} with (force)`);
+      },
+    };
+  }
   if (pgUrl) {
     const schema = `t_${randomBytes(6).toString('hex')}`;
     const db = openDb({ url: pgUrl, schema, poolSize: 20 });
@@ -71,6 +89,9 @@ export async function createTestDb(): Promise<TestDb> {
   }
   const dir = mkdtempSync(join(tmpdir(), 'mkt-test-'));
   const url = join(dir, 'test.sqlite');
+  // A copy of the database the global set-up migrated (tests/helpers/migrated-template.ts), when there is one.
+  const template = process.env[SQLITE_TEMPLATE_ENV];
+  if (template) copyFileSync(template, url);
   const db = openDb({ url });
   await migrateToLatest(db);
   return {
@@ -110,4 +131,9 @@ export async function createThrowawayPgDatabase(adminUrl: string, prefix: string
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return { name, url: url.toString() };
+}
+
+/** An educator's name as stored (null: no such educator): what tests of writes and reads look at. */
+export async function educatorName(db: Db, id: string): Promise<string | null> {
+  return (await db.selectFrom('educators').select('name').where('id', '=', id).executeTakeFirst())?.name ?? null;
 }

@@ -8,7 +8,8 @@
  * Prints `listening` once it answers. Runs no background jobs (the e-mail worker never runs here).
  */
 import { sql } from 'kysely';
-import { createApp, type Deps } from '../../api/app.ts';
+import type { Deps } from '../../api/deps.ts';
+import { createApp } from '../../api/app.ts';
 import { listen } from '../../api/http/node-server.ts';
 import { loadConfig } from '../../api/config.ts';
 import { openDb, dialectOf } from '../../db/client.ts';

@@ -32,6 +32,8 @@ interface Order {
 export class FakePayPal {
   readonly requests: PayPalRequest[] = [];
   readonly orders = new Map<string, Order>();
+  /** Refunds made (each once per PayPal-Request-Id). */
+  readonly refunds: { id: string; status: string; captureId: string; amount?: { value: string; currency_code: string } }[] = [];
   private readonly captureOutcomes = new Map<string, CaptureOutcome>();
   private readonly replays = new Map<string, { status: number; body: unknown }>();
   private readonly failures: { method?: string; path?: RegExp; status: number; body: unknown }[] = [];
@@ -171,7 +173,12 @@ export class FakePayPal {
       }
     }
     const refund = /^\/v2\/payments\/captures\/([^/]+)\/refund$/.exec(req.path);
-    if (req.method === 'POST' && refund) return { status: 201, body: { id: `REF${randomBytes(6).toString('hex')}`, status: 'COMPLETED' } };
+    if (req.method === 'POST' && refund) {
+      const amount = (req.json as { amount?: { value: string; currency_code: string } } | null)?.amount;
+      const made = { id: `REF${randomBytes(6).toString('hex')}`, status: 'COMPLETED', captureId: refund[1]!, ...(amount ? { amount } : {}) };
+      this.refunds.push(made);
+      return { status: 201, body: made };
+    }
     if (req.method === 'POST' && req.path === '/v1/notifications/verify-webhook-signature') {
       const body = req.json as { transmission_sig?: string; webhook_id?: string; webhook_event?: unknown } | null;
       const ok = body?.transmission_sig === FAKE_PAYPAL_GOOD_SIGNATURE && !!body.webhook_id && typeof body.webhook_event === 'object';

@@ -20,6 +20,8 @@ export interface StripeRequest {
   headers: IncomingHttpHeaders;
   /** The form body (Stripe's bracket keys as they are, e.g. 'metadata[checkout_id]'). */
   form: Record<string, string>;
+  /** The query string (GET list calls). */
+  query: Record<string, string>;
 }
 
 export interface StripeErrorBody {
@@ -81,6 +83,8 @@ export class FakeStripe {
   /** `${account ?? 'platform'}/${id}` → customer. */
   private readonly customers = new Map<string, Record<string, unknown>>();
   private readonly cardOutcomes = new Map<string, CardOutcome>();
+  /** Refunds made, in order, with the account they were made on. */
+  readonly refunds: { scope: string; refund: Record<string, unknown> & { payment_intent: string; amount: number } }[] = [];
   private server: Server | null = null;
   url = '';
 
@@ -91,7 +95,7 @@ export class FakeStripe {
       req.on('end', () => {
         const url = new URL(req.url ?? '/', 'http://127.0.0.1');
         const form = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
-        const request: StripeRequest = { method: req.method ?? 'GET', path: url.pathname, headers: req.headers, form };
+        const request: StripeRequest = { method: req.method ?? 'GET', path: url.pathname, headers: req.headers, form, query: Object.fromEntries(url.searchParams) };
         this.requests.push(request);
         const { status, body, replayed, retry } = this.answer(request);
         res.writeHead(status, {
@@ -256,7 +260,20 @@ export class FakeStripe {
     if (req.method === 'POST' && req.path === '/v1/refunds') {
       const intent = this.intents.get(`${scope}/${req.form.payment_intent}`);
       if (!intent) return { status: 404, body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such payment_intent' } } };
-      return { status: 200, body: { id: id('re'), object: 'refund', payment_intent: intent.id, amount: intent.amount, status: 'succeeded' } };
+      const made = this.refunds.filter((r) => r.scope === scope && r.refund.payment_intent === intent.id);
+      const left = Number(intent.amount) - made.reduce((t, r) => t + Number(r.refund.amount), 0);
+      const amount = req.form.amount !== undefined ? Number(req.form.amount) : left;
+      if (amount > left || amount <= 0) {
+        return { status: 400, body: { error: { type: 'invalid_request_error', code: 'charge_already_refunded', message: `Refund amount (${amount}) is greater than unrefunded amount on charge (${left})` } } };
+      }
+      const params = nest(req.form);
+      const refund = { id: id('re'), object: 'refund', payment_intent: intent.id, amount, currency: intent.currency, status: 'succeeded', metadata: params.metadata ?? {} };
+      this.refunds.push({ scope, refund });
+      return { status: 200, body: refund };
+    }
+    if (req.method === 'GET' && req.path === '/v1/refunds') {
+      const data = this.refunds.filter((r) => r.scope === scope && (!req.query.payment_intent || r.refund.payment_intent === req.query.payment_intent)).map((r) => r.refund);
+      return { status: 200, body: { object: 'list', data, has_more: false, url: '/v1/refunds' } };
     }
     return { status: 404, body: { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${req.path})` } } };
   }

@@ -2,7 +2,8 @@
  * The real HTTP server (api/app.ts) on a free loopback port, over a fresh test database.
  * API tests talk to it with fetch, exactly as a browser or another service would.
  */
-import { createApp, type Deps } from '../../api/app.ts';
+import type { Deps } from '../../api/deps.ts';
+import { createApp } from '../../api/app.ts';
 import { listen } from '../../api/http/node-server.ts';
 import { loadConfig, type Config } from '../../api/config.ts';
 import { createTestDb, type TestDb } from './db.ts';

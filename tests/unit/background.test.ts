@@ -76,6 +76,55 @@ describe('background workers', () => {
     await worker.stop();
   });
 
+  it('new work heard while a pass runs starts the next pass at once, not after the pause', async () => {
+    const { log } = collector();
+    let calls = 0;
+    let wake: (() => void) | null = null;
+    let release: (() => void) | null = null;
+    const worker = startWorker({
+      name: 'listening', idleMs: 60_000,
+      listen(w) {
+        wake = w;
+        return () => (wake = null);
+      },
+      async run() {
+        calls++;
+        // The first pass finds nothing, and the work arrives while it is still running.
+        if (calls === 1) await new Promise<void>((ok) => (release = ok));
+        return 0;
+      },
+    }, log);
+    await vi.waitFor(() => expect(release).not.toBeNull());
+    wake!();
+    release!();
+    // The pause is a minute: a second pass can only come from the work heard during the first.
+    await vi.waitFor(() => expect(calls).toBe(2));
+    await worker.stop();
+    expect(wake, 'stops listening when stopped').toBeNull();
+  });
+
+  it('new work does not cut short the back-off after a failed pass', async () => {
+    const { log } = collector();
+    let calls = 0;
+    let wake: (() => void) | null = null;
+    const worker = startWorker({
+      name: 'failing', idleMs: 30_000, maxBackoffMs: 60_000,
+      listen(w) {
+        wake = w;
+        return () => undefined;
+      },
+      async run() {
+        calls++;
+        throw new Error('database down');
+      },
+    }, log);
+    await vi.waitFor(() => expect(calls).toBe(1));
+    wake!();
+    await new Promise((ok) => setTimeout(ok, 200));
+    expect(calls).toBe(1);
+    await worker.stop();
+  });
+
   it('drain runs passes until one handles nothing', async () => {
     let backlog = 5;
     const total = await drain({ async run() { if (!backlog) return 0; backlog -= 2; if (backlog < 0) backlog = 0; return 2; } });

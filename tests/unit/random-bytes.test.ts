@@ -1,9 +1,9 @@
 /**
- * Ids, references and tokens draw their random bytes from a pool refilled 4 KB at a time (api/auth/crypto.ts):
+ * Ids, references and tokens draw their random bytes from a pool refilled 4 KB at a time (api/shared/ids.ts):
  * each byte is handed out once, across refills, and every caller gets a buffer of its own.
  */
 import { describe, expect, it } from 'vitest';
-import { randomBytesPooled } from '../../api/auth/crypto.ts';
+import { randomBytesPooled } from '../../api/shared/ids.ts';
 import { newCheckoutId, newId, randomCode } from '../../api/checkout/ids.ts';
 
 describe('pooled random bytes', () => {

@@ -1,6 +1,6 @@
-/** Sitemap index and children within the protocol's limits (src/lib/sitemap.ts). */
+/** Sitemap index and children within the protocol's limits (src/domain/sitemap.ts). */
 import { describe, expect, it } from 'vitest';
-import { SITEMAP_MAX_URLS, sitemapIndexXml, sitemapSet, sitemapXml } from '../../src/lib/sitemap.ts';
+import { SITEMAP_MAX_URLS, sitemapIndexXml, sitemapSet, sitemapXml } from '../../src/domain/sitemap.ts';
 
 const urls = (n: number) => Array.from({ length: n }, (_, i) => ({ loc: `https://x.test/p${i}`, lastmod: 1_700_000_000 + i }));
 const locs = (xml: string) => [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);

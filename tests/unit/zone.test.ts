@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  addCalendarDays, addLocalDays, calendarDayOf, calendarWeekday, isoDate, knownZone, localDate, startOfLocalDay, wallClockSeconds, zonedIsoDateTime,
+  addCalendarDays, addCalendarMonths, addLocalDays, calendarDayOf, calendarWeekday, isoDate, knownZone, localDate, startOfLocalDay, wallClockSeconds, zonedIsoDateTime,
   zonedMidnight, zonedParts, zonedWallClock, zoneOffsetSeconds,
 } from '../../src/domain/zone.ts';
 
@@ -96,5 +96,15 @@ describe('calendarDayOf', () => {
     expect(calendarDayOf('2026-02-30')).toBeNull();
     expect(calendarDayOf('2026-13-01')).toBeNull();
     expect(calendarDayOf('soon')).toBeNull();
+  });
+});
+
+describe('addCalendarMonths', () => {
+  it('keeps the day of the month, or takes the month\'s last day when it has none', () => {
+    expect(addCalendarMonths({ year: 2026, month: 1, day: 31 }, 1)).toEqual({ year: 2026, month: 2, day: 28 });
+    expect(addCalendarMonths({ year: 2028, month: 1, day: 31 }, 1)).toEqual({ year: 2028, month: 2, day: 29 });
+    expect(addCalendarMonths({ year: 2028, month: 2, day: 29 }, 12)).toEqual({ year: 2029, month: 2, day: 28 });
+    expect(addCalendarMonths({ year: 2026, month: 11, day: 15 }, 14)).toEqual({ year: 2028, month: 1, day: 15 });
+    expect(addCalendarMonths({ year: 2026, month: 3, day: 31 }, -1)).toEqual({ year: 2026, month: 2, day: 28 });
   });
 });

@@ -1,4 +1,5 @@
 /** The booking application (spec 1, 2.14): a dated occurrence and its spaces, sent for the educator to accept. */
+import { FLOW_RULES } from '../../../src/domain/checkout/flows.ts';
 import { defineFlow } from '../definition.ts';
 import { newReference } from '../ids.ts';
 import { courseBase } from '../outcomes.ts';
@@ -12,10 +13,11 @@ import { priceDefaults } from './shared.ts';
 
 export const bookingApplicationFlow = defineFlow({
   flow: 'bookingApplication',
+  rules: FLOW_RULES.bookingApplication,
   steps: {
     date: dateStep,
-    spaces: pricingStep('spaces', 'pricing options picked'),
-    contactDetails: contactStep('contact details filled'),
+    spaces: pricingStep('spaces'),
+    contactDetails: contactStep(FLOW_RULES.bookingApplication),
     confirmation: confirmationStep,
   },
   catalogue: datedCatalogue,

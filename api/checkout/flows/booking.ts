@@ -1,5 +1,6 @@
 /** The booking flow (spec 1, 2.14): a dated occurrence of a class or blended course, paid or free. */
 import { bookingOutcome } from '../../../src/domain/checkout/outcomes.ts';
+import { FLOW_RULES } from '../../../src/domain/checkout/flows.ts';
 import { defineFlow } from '../definition.ts';
 import { courseOf } from '../context.ts';
 import { commitSpaces } from '../outcomes.ts';
@@ -13,10 +14,11 @@ import { insertBooking, offersPaymentRequired, priceDefaults } from './shared.ts
 
 export const bookingFlow = defineFlow({
   flow: 'booking',
+  rules: FLOW_RULES.booking,
   steps: {
     date: dateStep,
-    spaces: pricingStep('spaces', 'pricing options picked'),
-    contactDetails: contactStep('contact details filled'),
+    spaces: pricingStep('spaces'),
+    contactDetails: contactStep(FLOW_RULES.booking),
     payment: paymentStep,
     confirmation: confirmationStep,
   },

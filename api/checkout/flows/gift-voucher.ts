@@ -9,17 +9,19 @@ import { giftExpiry, giftSendAt, giftVoucherExtras, londonDate } from '../../../
 import { giftVouchersSold, loadGiftSettings } from '../../../db/queries/gifts.ts';
 import { availableMethods } from '../../payments/registry.ts';
 import { queueMail } from '../../mail/index.ts';
+import { FLOW_RULES } from '../../../src/domain/checkout/flows.ts';
 import { defineFlow } from '../definition.ts';
 import { entry } from '../context.ts';
 import { paymentStep } from '../steps/payment.ts';
 import { confirmationStep } from '../steps/common.ts';
-import { giftAmountOf, giftAmountStep, giftDetailsStep, type GiftDetailsState } from '../steps/gift.ts';
+import { giftAmountOf, giftAmountStep, giftDetailsStep } from '../steps/gift.ts';
 import { newGiftCode, newGiftReference } from '../../gifts/cards.ts';
 import { buyerGiftEmail, giftDocumentLinks, recipientGiftEmail, renderGiftCardPdf, renderGiftReceiptPdf } from '../../gifts/documents.ts';
 import { longDate } from '../../documents/describe.ts';
 
 export const giftVoucherFlow = defineFlow({
   flow: 'giftVoucher',
+  rules: FLOW_RULES.giftVoucher,
   steps: {
     giftAmount: giftAmountStep,
     giftDetails: giftDetailsStep,
@@ -51,7 +53,7 @@ export const giftVoucherFlow = defineFlow({
   },
   outcome: async (ctx, pay, base) => {
     const amount = giftAmountOf(ctx);
-    const details = entry<GiftDetailsState>(ctx, 'giftDetails');
+    const details = entry(ctx, 'giftDetails');
     if (amount === null || !details || pay.state !== 'paid') throw new ProblemError(problems.checkoutSubmission());
     const settings = await loadGiftSettings(ctx.q, ctx.row.educator_id);
     const id = newGiftReference();

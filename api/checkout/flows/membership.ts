@@ -3,11 +3,12 @@
  * becomes a member (docs/gifts-and-memberships.md "## Memberships"). The membership starts at the memberships'
  * clock; the card that paid is kept by the provider for the renewals (api/memberships/service.ts).
  */
+import { FLOW_RULES } from '../../../src/domain/checkout/flows.ts';
 import { defineFlow, defineStep } from '../definition.ts';
 import { paymentStep } from '../steps/payment.ts';
 import { confirmationStep } from '../steps/common.ts';
 import { alreadyMemberProblem, assertNotMember, planOf, planSelection, planStep } from '../steps/plan.ts';
-import { documentToken } from '../ids.ts';
+import { documentToken } from '../../shared/document-tokens.ts';
 import { checkoutCost } from '../context.ts';
 import { loadPlan, startMembership } from '../../memberships/service.ts';
 import { membershipNow } from '../../memberships/clock.ts';
@@ -32,6 +33,7 @@ const memberPaymentStep = defineStep({
 
 export const membershipFlow = defineFlow({
   flow: 'membership',
+  rules: FLOW_RULES.membership,
   steps: { plan: planStep, payment: memberPaymentStep, confirmation: confirmationStep },
   catalogue: () => ({ offers: [], addOns: [] }),
   selection: planSelection,

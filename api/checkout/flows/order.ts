@@ -1,4 +1,5 @@
 /** The order flow (spec 1, 2.14): an on-demand course, no date; a voucher use is held while paying. */
+import { FLOW_RULES } from '../../../src/domain/checkout/flows.ts';
 import { defineFlow } from '../definition.ts';
 import { commitSpaces, courseBase, paymentColumns } from '../outcomes.ts';
 import { newReference } from '../ids.ts';
@@ -11,9 +12,10 @@ import { offersPaymentRequired, priceDefaults } from './shared.ts';
 
 export const orderFlow = defineFlow({
   flow: 'order',
+  rules: FLOW_RULES.order,
   steps: {
-    offers: pricingStep('offers', 'order pricing options picked'),
-    contactDetails: contactStep('order contact details filled'),
+    offers: pricingStep('offers'),
+    contactDetails: contactStep(FLOW_RULES.order),
     payment: paymentStep,
     confirmation: confirmationStep,
   },

@@ -3,8 +3,9 @@ import { anyOfferPaid } from '../../../src/domain/pricing.ts';
 import { offersNeedPayment } from '../../../src/domain/checkout/steps.ts';
 import { defaultOfferSelection } from '../../../src/domain/checkout/defaults.ts';
 import { newReference } from '../ids.ts';
-import { checkoutCost, domainOffers, requestedSpaces, type Ctx } from '../context.ts';
+import { checkoutCost, domainOffers, entry, requestedSpaces, type Ctx } from '../context.ts';
 import type { CompletionPayment, OutcomeBase, OutcomeRef } from '../definition.ts';
+import type { StepDefaults } from '../../../src/domain/checkout/step-state.ts';
 import { courseBase, paymentColumns } from '../outcomes.ts';
 
 /** Spec 2.14: booking and order need Payment when something costs money (offersNeedPayment). */
@@ -15,7 +16,7 @@ export async function offersPaymentRequired(ctx: Ctx): Promise<boolean> {
 }
 
 /** Spec 4 "Defaults": the first offer on sale gets quantity 1. */
-export function priceDefaults(ctx: Ctx): Record<string, unknown> {
+export function priceDefaults(ctx: Ctx): StepDefaults {
   return { price: { offers: defaultOfferSelection(domainOffers(ctx.def.catalogue(ctx).offers), ctx.now), addOns: [] } };
 }
 
@@ -43,6 +44,5 @@ export async function insertRequest(ctx: Ctx, base: OutcomeBase, details: Record
 
 /** The message the learner wrote, if the flow has a Message step. */
 export function messageOf(ctx: Ctx): string | null {
-  const entry = ctx.row.step_state.message?.state as { message?: string } | undefined;
-  return entry?.message ?? null;
+  return entry(ctx, 'message')?.message ?? null;
 }

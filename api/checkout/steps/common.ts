@@ -2,13 +2,16 @@
 import { defaultOfferSelection } from '../../../src/domain/checkout/defaults.ts';
 import { ACTION_PAYLOADS } from '../actions.ts';
 import { ADVANCE, action, defineStep, type StepDef } from '../definition.ts';
-import { domainOffers, entry, setEntry, type Ctx, type DatesState } from '../context.ts';
+import { domainOffers, entry, setEntry, type Ctx } from '../context.ts';
+import type { DatesState } from '../../../src/domain/checkout/step-state.ts';
 import { complete } from '../outcomes.ts';
 import { validateLines } from './lines.ts';
-import { checkPreferredDates } from './request.ts';
+import { checkPreferredDates, requestDatesStep } from './request.ts';
+import { messageAction, type FlowRules } from '../../../src/domain/checkout/flows.ts';
 
-/** Spec 2.14 "Message", under the flow's action name. */
-export function messageStep(actionName: 'request message filled' | 'message filled'): StepDef<'message'> {
+/** Spec 2.14 "Message", under the action name the flow's rules give (request: "request message filled"). */
+export function messageStep(rules: FlowRules): StepDef<'message'> {
+  const actionName = messageAction(rules);
   return defineStep({
     id: 'message',
     isComplete: (ctx) => entry(ctx, 'message') !== null,
@@ -44,9 +47,14 @@ export const groupDatesStep = defineStep({
   },
 });
 
+/** The Dates step the flow's rules name: the request's, or preferred dates with offers (group and date requests). */
+export function datesStep(rules: FlowRules): StepDef<'dates'> {
+  return rules.dates === 'request' ? requestDatesStep : groupDatesStep;
+}
+
 /** The group Dates entry as a selection. */
 export function datesSelection(ctx: Ctx) {
-  const d = entry<DatesState>(ctx, 'dates');
+  const d = entry(ctx, 'dates');
   if (!d) return null;
   return { offers: d.offers ?? [], addOns: d.addOns ?? [], extras: [], spaces: d.spacesRequested ?? 0, voucherId: null };
 }

@@ -13,9 +13,9 @@ import { SYSTEM_EMAIL_LOCKED_DESCRIPTION } from '../../../src/domain/checkout/co
 import { catalogueCache } from '../catalogue-cache.ts';
 import { ACTION_PAYLOADS } from '../actions.ts';
 import { ADVANCE, action, defineStep, type StepDef } from '../definition.ts';
+import { contactAction, type ContactAction, type FlowRules } from '../../../src/domain/checkout/flows.ts';
 import { entry, requestedSpaces, setEntry, type Ctx } from '../context.ts';
-
-type ContactAction = 'contact details filled' | 'order contact details filled';
+import { writeLater } from '../../../db/client.ts';
 
 async function fillContactDetails(ctx: Ctx, payload: z.output<(typeof ACTION_PAYLOADS)[ContactAction]>): Promise<void> {
   assertKnownUser(ctx.user?.id);
@@ -72,15 +72,15 @@ async function fillContactDetails(ctx: Ctx, payload: z.output<(typeof ACTION_PAY
   ctx.row.student_id = user.studentId;
   // Remember the answers to prefill the learner's next booker form (GET /student_metadata/form/{formId}).
   const formKey = (form as { _id?: string })._id ?? formId;
-  await ctx.q
+  await writeLater(ctx.q, ctx.q
     .insertInto('student_form_responses')
     .values({ user_id: user.id, form_id: formKey, form_response: booker, updated_at: ctx.now })
-    .onConflict((oc) => oc.columns(['user_id', 'form_id']).doUpdateSet({ form_response: booker, updated_at: ctx.now }))
-    .execute();
+    .onConflict((oc) => oc.columns(['user_id', 'form_id']).doUpdateSet({ form_response: booker, updated_at: ctx.now })));
 }
 
-/** Spec 2.14 "Contact Info", under the flow's action name (order: "order contact details filled"). */
-export function contactStep(actionName: ContactAction): StepDef<'contactDetails'> {
+/** Spec 2.14 "Contact Info", under the action name the flow's rules give (order: "order contact details filled"). */
+export function contactStep(rules: FlowRules): StepDef<'contactDetails'> {
+  const actionName = contactAction(rules);
   return defineStep({
     id: 'contactDetails',
     isComplete: (ctx) => entry(ctx, 'contactDetails') !== null,

@@ -4,21 +4,15 @@
  */
 import { ProblemError, problems } from '../../../src/domain/problems.ts';
 import { giftAmountAllowed, validateGiftDetails, type GiftDetails } from '../../../src/domain/gifts.ts';
+import type { GiftAmountState } from '../../../src/domain/checkout/step-state.ts';
 import { formatPence } from '../../../src/domain/money.ts';
 import { loadGiftSettings } from '../../../db/queries/gifts.ts';
 import { ACTION_PAYLOADS } from '../actions.ts';
 import { ADVANCE, action, defineStep } from '../definition.ts';
 import { entry, setEntry, type Ctx } from '../context.ts';
 
-export interface GiftAmountState {
-  amount: number;
-  currency: string;
-}
-
-export type GiftDetailsState = GiftDetails;
-
 export function giftAmountOf(ctx: Ctx): number | null {
-  return entry<GiftAmountState>(ctx, 'giftAmount')?.amount ?? null;
+  return entry(ctx, 'giftAmount')?.amount ?? null;
 }
 
 export const giftAmountStep = defineStep({

@@ -3,10 +3,11 @@
  * the space pool, shared by the Spaces, Offers, Delivery and group Dates steps.
  */
 import { ProblemError, problems, type ProblemProperty } from '../../../src/domain/problems.ts';
-import { flowSpacesBase, offerSaleText, spacesSelected, type SelectedOffer } from '../../../src/domain/pricing.ts';
+import { offerSaleText, spacesPoolBase, spacesSelected, type SelectedOffer } from '../../../src/domain/pricing.ts';
 import { soldOutProblem } from '../../../src/domain/checkout/problems.ts';
 import { ensureAvailableSpaces, readHold, lockOccurrence, sweepExpired } from '../holds.ts';
-import { courseOf, domainOffers, type AddOnSelection, type Ctx } from '../context.ts';
+import { courseOf, domainOffers, type Ctx } from '../context.ts';
+import type { AddOnSelection } from '../../../src/domain/checkout/step-state.ts';
 
 export function invalid(properties: ProblemProperty[]): never {
   throw new ProblemError(problems.validation(properties));
@@ -21,7 +22,7 @@ export function invalid(properties: ProblemProperty[]): never {
 async function spacePool(ctx: Ctx, needed: number): Promise<number> {
   if (ctx.occ) {
     if (ctx.occ.occurrence.available_spaces !== null) {
-      const base = flowSpacesBase(ctx.flow, { occurrence: ctx.occ.occurrence, course: courseOf(ctx) });
+      const base = spacesPoolBase(ctx.def.rules.spaces, { occurrence: ctx.occ.occurrence, course: courseOf(ctx) });
       if (needed <= base) return base;
     }
     const id = ctx.occ.occurrence.id;
@@ -33,9 +34,9 @@ async function spacePool(ctx: Ctx, needed: number): Promise<number> {
     // Read under the occurrence's lock: another checkout's sweep may have released this one's lapsed hold.
     const hold = await readHold(ctx.q, ctx.row.id);
     const own = hold?.status === 'held' && hold.occurrence_id === id ? Number(hold.spaces) : 0;
-    return flowSpacesBase(ctx.flow, { occurrence: ctx.occ.occurrence, course: courseOf(ctx) }) + own;
+    return spacesPoolBase(ctx.def.rules.spaces, { occurrence: ctx.occ.occurrence, course: courseOf(ctx) }) + own;
   }
-  return flowSpacesBase(ctx.flow, { occurrence: null, course: courseOf(ctx) });
+  return spacesPoolBase(ctx.def.rules.spaces, { occurrence: null, course: courseOf(ctx) });
 }
 
 /**

@@ -6,10 +6,10 @@
  */
 import type { z } from 'zod';
 import { ProblemError, problems, type Problem } from '../../../src/domain/problems.ts';
-import { manualPaymentMessage, visiblePaymentMethods, type PaymentMethod } from '../../../src/domain/checkout/paymentMethods.ts';
+import { manualPaymentMessage, paymentMethodsShown, type PaymentMethod } from '../../../src/domain/checkout/paymentMethods.ts';
 import { validateInvoiceDetails } from '../../../src/domain/checkout/validation.ts';
 import { cardRedirectOutcome } from '../../../src/domain/checkout/outcomes.ts';
-import { flowIsRecurring, isFlow } from '../../../src/domain/checkout/flows.ts';
+import type { FlowRules } from '../../../src/domain/checkout/flows.ts';
 import { invoiceDueDate } from '../../../src/domain/checkout/messages.ts';
 import type { ResolvedPaymentOptions } from '../../../db/queries/checkout.ts';
 import { catalogueCache } from '../catalogue-cache.ts';
@@ -17,11 +17,13 @@ import { availableMethods, needsProvider, providerFor, providerNamed } from '../
 import { isPaymentSuccessful } from '../../payments/types.ts';
 import { ACTION_PAYLOADS } from '../actions.ts';
 import { STAY, action, defineStep, type Prepared } from '../definition.ts';
-import { entry, setEntry, type Ctx, type PaymentStepState } from '../context.ts';
+import { entry, setEntry, type Ctx } from '../context.ts';
+import type { PaymentStepState } from '../../../src/domain/checkout/step-state.ts';
 import { complete, enterPayment, holdForSelection } from '../outcomes.ts';
 import { releaseHold } from '../holds.ts';
 import { assertNotMember, planOf } from './plan.ts';
 import { newId } from '../ids.ts';
+import { writeLater } from '../../../db/client.ts';
 
 function fail(problem: Problem): never {
   throw new ProblemError(problem);
@@ -31,7 +33,7 @@ function fail(problem: Problem): never {
 async function methodsFor(ctx: Ctx): Promise<{ visible: PaymentMethod[]; options: ResolvedPaymentOptions }> {
   const options = await catalogueCache(ctx.deps.db).paymentOptions(ctx.q, ctx.cat.educator.id, ctx.cat.course?.id ?? null, ctx.stamp);
   const available = availableMethods(ctx.deps.config);
-  return { visible: visiblePaymentMethods(ctx.flow, options).filter((m) => available.includes(m)), options };
+  return { visible: paymentMethodsShown(ctx.def.rules, options).filter((m) => available.includes(m)), options };
 }
 
 function methodUnavailable(ctx: Ctx): never {
@@ -60,7 +62,7 @@ export async function leavePayment(ctx: Ctx): Promise<void> {
 }
 
 /** Outside the transaction: the provider payment for exactly the stored total (reused while it is still payable). */
-async function preparePayment(deps: Ctx['deps'], row: Ctx['row'], method: string): Promise<Prepared> {
+async function preparePayment(deps: Ctx['deps'], row: Ctx['row'], method: string, rules: FlowRules): Promise<Prepared> {
   if (row.status !== 'open' || !needsProvider(method) || row.current_step !== 'payment' || !row.total_cost || row.total_cost <= 0) return {};
   const provider = providerFor(deps, method);
   // Not offered here (live mode without a provider for it): the action's own check answers.
@@ -73,7 +75,7 @@ async function preparePayment(deps: Ctx['deps'], row: Ctx['row'], method: string
     }
   }
   // A membership's card is charged again at each renewal: the provider keeps it for off-session use.
-  const buyer = isFlow(row.flow) && flowIsRecurring(row.flow) ? await renewalCustomer(deps, row.user_id) : null;
+  const buyer = rules.recurring ? await renewalCustomer(deps, row.user_id) : null;
   const payment = await provider.createPayment(
     row.total_cost, row.currency, { checkoutId: row.id, ...(row.course_id ? { courseId: row.course_id } : {}), educatorId: row.educator_id },
     buyer ? { saveForRenewals: buyer } : undefined,
@@ -104,7 +106,7 @@ async function selectPaymentMethod(ctx: Ctx, method: PaymentMethod, prepared: Pr
   if (!visible.includes(method)) methodUnavailable(ctx);
   // Renew the hold (a swept hold is taken again, or the sold-out / lapsed problem is raised).
   await holdForSelection(ctx, { capped: true });
-  const previous = entry<PaymentStepState>(ctx, 'payment');
+  const previous = entry(ctx, 'payment');
   const state: PaymentStepState = {
     paymentMethod: method, clientSecret: null, connectedAccountId: null, paypalOrderId: null,
     invoiceDetails: previous?.invoiceDetails ?? null, paymentId: null, paymentStatus: null,
@@ -122,14 +124,13 @@ async function selectPaymentMethod(ctx: Ctx, method: PaymentMethod, prepared: Pr
     }
     ctx.row.payment_id = payment.id;
     ctx.row.payment_provider = provider.name;
-    await ctx.q
+    await writeLater(ctx.q, ctx.q
       .insertInto('checkout_payments')
       .values({
         id: newId('cpay'), checkout_id: ctx.row.id, provider: provider.name, provider_payment_id: payment.id,
         amount: payment.amount, currency: payment.currency, status: payment.status, created_at: ctx.now, updated_at: ctx.now,
       })
-      .onConflict((oc) => oc.columns(['provider', 'provider_payment_id']).doNothing())
-      .execute();
+      .onConflict((oc) => oc.columns(['provider', 'provider_payment_id']).doNothing()));
     state.clientSecret = payment.clientSecret;
     // Stripe payments live on the educator's connected account; Stripe.js needs it to confirm them.
     state.connectedAccountId = (payment as { accountId?: string | null }).accountId ?? null;
@@ -144,13 +145,13 @@ async function selectPaymentMethod(ctx: Ctx, method: PaymentMethod, prepared: Pr
 /** Records a payment the provider confirmed (the browser's return, a webhook or the reconciler). */
 export async function recordPaid(ctx: Ctx, method: string, paymentId: string): Promise<void> {
   await complete(ctx, { method, state: 'paid', paymentId });
-  await ctx.q.updateTable('checkout_payments').set({ status: 'succeeded', updated_at: ctx.now })
-    .where('provider', '=', ctx.row.payment_provider ?? '').where('provider_payment_id', '=', paymentId).execute();
+  await writeLater(ctx.q, ctx.q.updateTable('checkout_payments').set({ status: 'succeeded', updated_at: ctx.now })
+    .where('provider', '=', ctx.row.payment_provider ?? '').where('provider_payment_id', '=', paymentId));
 }
 
 /** Spec 4: success is verified with the provider (status, amount, currency), never taken from the browser. */
 async function paymentSuccessful(ctx: Ctx, payload: { payment_intent_client_secret?: string; redirect_status?: string }, prepared: Prepared): Promise<void> {
-  const state = entry<PaymentStepState>(ctx, 'payment');
+  const state = entry(ctx, 'payment');
   const payment = prepared.payment;
   const provider = prepared.provider ? providerNamed(ctx.deps, prepared.provider) : null;
   if (!state?.paymentMethod || !needsProvider(state.paymentMethod) || !payment || !provider || payment.id !== ctx.row.payment_id) {
@@ -214,7 +215,7 @@ export const paymentStep = defineStep({
   actions: {
     'payment method selected': action({
       payload: ACTION_PAYLOADS['payment method selected'],
-      prepare: (deps, row, payload) => preparePayment(deps, row, payload.paymentMethod),
+      prepare: (deps, row, payload, rules) => preparePayment(deps, row, payload.paymentMethod, rules),
       handle: async (ctx, payload, prepared) => {
         await selectPaymentMethod(ctx, payload.paymentMethod, prepared);
         return STAY;

@@ -4,23 +4,14 @@
  * the outcome read the same price and name even if the educator edits the plan meanwhile.
  */
 import { ProblemError, problems } from '../../../src/domain/problems.ts';
-import { planPriceText, planTerms, type PlanInterval } from '../../../src/domain/memberships.ts';
+import { planPriceText, planTerms } from '../../../src/domain/memberships.ts';
+import type { PlanState } from '../../../src/domain/checkout/step-state.ts';
 import { ACTION_PAYLOADS } from '../actions.ts';
 import { ADVANCE, action, defineStep } from '../definition.ts';
 import { entry, setEntry, type Ctx } from '../context.ts';
 
-/** stepState.plan: the plan as it was when chosen. */
-export interface PlanState {
-  planId: string;
-  name: string;
-  interval: PlanInterval;
-  passMonths: number | null;
-  price: number;
-  currency: string;
-}
-
 export function planOf(ctx: Ctx): PlanState | null {
-  return entry<PlanState>(ctx, 'plan');
+  return entry(ctx, 'plan');
 }
 
 /** A learner holds one membership of a plan at a time (a lapsed or ended one may be joined again). */

@@ -7,13 +7,13 @@ import { defaultOfferSelection } from '../../../src/domain/checkout/defaults.ts'
 import { voucherProperty } from '../../../src/domain/checkout/problems.ts';
 import { ACTION_PAYLOADS } from '../actions.ts';
 import { ADVANCE, action, defineStep, type StepDef } from '../definition.ts';
-import { courseOf, domainOffers, entry, memberOf, setEntry, stepObject, type Ctx, type PriceState } from '../context.ts';
+import { courseOf, domainOffers, entry, memberOf, setEntry, stepObject, type Ctx } from '../context.ts';
+import type { PriceState } from '../../../src/domain/checkout/step-state.ts';
 import { creditApplies } from '../../../src/domain/memberships.ts';
+import { PRICING_ACTIONS, type PricingAction } from '../../../src/domain/checkout/steps.ts';
 import { checkGiftCard, checkVoucher } from '../vouchers.ts';
 import { invalid, validateLines } from './lines.ts';
 import { currentHold } from '../holds.ts';
-
-type PricingAction = 'pricing options picked' | 'order pricing options picked';
 
 async function pickPricing(ctx: Ctx, payload: z.output<(typeof ACTION_PAYLOADS)[PricingAction]>): Promise<void> {
   // A dated flow sells its occurrence's offers: the date comes first.
@@ -24,7 +24,7 @@ async function pickPricing(ctx: Ctx, payload: z.output<(typeof ACTION_PAYLOADS)[
   const { offers, addOns, spaces } = await validateLines(
     ctx, offersIn, payload.selectedAddons, { offers: 'payload.selectedOffers', addOns: 'payload.selectedAddons' }, payload.spacesRequested,
   );
-  const { voucherId, giftCardId } = await resolveCode(ctx, payload.appliedPromoCode, entry<PriceState>(ctx, 'price'));
+  const { voucherId, giftCardId } = await resolveCode(ctx, payload.appliedPromoCode, entry(ctx, 'price'));
   const state: PriceState = { offers, addOns, spacesRequested: spaces, voucherId, giftCardId, ...(payload.useMembershipCredit ? { useCredit: true } : {}) };
   if (payload.useMembershipCredit) await checkCredit(ctx, offers);
   setEntry(ctx, 'price', state);
@@ -73,8 +73,9 @@ async function checkCredit(ctx: Ctx, offers: ReadonlyArray<{ offerId: string; qu
   if (member.creditsLeft <= 0) invalid([{ key: 'payload.useMembershipCredit', name: 'Membership credit', message: 'none left this period' }]);
 }
 
-/** A step that writes stepState.price under its spec 4 action name. */
-export function pricingStep<I extends 'spaces' | 'offers'>(id: I, actionName: PricingAction): StepDef<I> {
+/** A step that writes stepState.price, under its spec 4 action name (PRICING_ACTIONS: Offers is the order flow's). */
+export function pricingStep<I extends 'spaces' | 'offers'>(id: I): StepDef<I> {
+  const actionName = PRICING_ACTIONS[id];
   return defineStep({
     id,
     isComplete: (ctx) => entry(ctx, 'price') !== null,
@@ -92,7 +93,7 @@ export function pricingStep<I extends 'spaces' | 'offers'>(id: I, actionName: Pr
 
 /** The price entry as a selection (booking, bookingApplication, order). */
 export function priceSelection(ctx: Ctx) {
-  const price = entry<PriceState>(ctx, 'price');
+  const price = entry(ctx, 'price');
   if (!price) return null;
   return { offers: price.offers, addOns: price.addOns, extras: [], spaces: price.spacesRequested, voucherId: price.voucherId ?? null, giftCardId: price.giftCardId ?? null };
 }

@@ -7,7 +7,7 @@ import type { ProblemProperty } from '../../../src/domain/problems.ts';
 import { ProblemError, problems } from '../../../src/domain/problems.ts';
 import { availableDeliveryTypes, defaultDelivery, defaultDurationId, defaultRequestPricing, pickLocation } from '../../../src/domain/checkout/defaults.ts';
 import { durationExtra, isCalendarBased, isInstantBooking, slotDurationSeconds } from '../../../src/domain/checkout/request.ts';
-import { flowSpacesBase } from '../../../src/domain/pricing.ts';
+import { spacesPoolBase } from '../../../src/domain/pricing.ts';
 import { soldOutProblem } from '../../../src/domain/checkout/problems.ts';
 import { validatePreferredDates } from '../../../src/domain/checkout/validation.ts';
 import { availabilitySlots, isAvailableSlot } from '../../../src/domain/checkout/slots.ts';
@@ -16,7 +16,8 @@ import { educatorBusyIntervals, type CheckoutCatalogue } from '../../../db/queri
 import type { DurationPricing } from '../../../db/schema.ts';
 import { ACTION_PAYLOADS } from '../actions.ts';
 import { ADVANCE, STAY, action, defineStep } from '../definition.ts';
-import { costOf, courseOf, domainOffers, entry, setEntry, type Ctx, type DatesState, type DeliveryState } from '../context.ts';
+import { costOf, courseOf, domainOffers, entry, setEntry, type Ctx } from '../context.ts';
+import type { DatesState, DeliveryState } from '../../../src/domain/checkout/step-state.ts';
 import { invalid, validateLines } from './lines.ts';
 import { resolveCode } from './pricing.ts';
 
@@ -34,7 +35,7 @@ export function deliveryCourse(cat: CheckoutCatalogue) {
 /** The selected duration option of a request (or null). */
 export function selectedDuration(ctx: Ctx, durationId?: string | null): DurationPricing | null {
   const options = courseOf(ctx).duration_pricing ?? [];
-  const id = durationId === undefined ? entry<DeliveryState>(ctx, 'delivery')?.selectedDurationId : durationId;
+  const id = durationId === undefined ? entry(ctx, 'delivery')?.selectedDurationId : durationId;
   return options.find((o) => o._id === id) ?? null;
 }
 
@@ -49,7 +50,7 @@ export function calendarBased(ctx: Ctx): boolean {
   return isCalendarBased({
     dateRequests: courseOf(ctx).date_requests,
     durationMinutes: durationMinutes(ctx),
-    skipAvailableDates: entry<DatesState>(ctx, 'dates')?.skipAvailableDates ?? false,
+    skipAvailableDates: entry(ctx, 'dates')?.skipAvailableDates ?? false,
   });
 }
 
@@ -63,7 +64,7 @@ export function instantBooking(ctx: Ctx): boolean {
  * request the educator answers is priced by them later).
  */
 export function deliverySelection(ctx: Ctx) {
-  const d = entry<DeliveryState>(ctx, 'delivery');
+  const d = entry(ctx, 'delivery');
   if (!d) return null;
   const offers = d.pricing.type === 'offers' ? Object.entries(d.pricing.offers).map(([offerId, quantity]) => ({ offerId, quantity })) : [];
   const addOns = d.pricing.type === 'offers' ? Object.entries(d.pricing.addOns ?? {}).map(([addonId, quantity]) => ({ addonId, quantity })) : [];
@@ -128,7 +129,7 @@ async function configureDelivery(ctx: Ctx, payload: z.output<(typeof ACTION_PAYL
   let delivery = payload.delivery ?? defaultDelivery(courseLike, locations);
   if (delivery.type === 'Student travels' && !delivery.location_ref) {
     // Spec 5: the "Select a location" placeholder is ignored: the previous choice (or the first location) stays.
-    const previous = entry<DeliveryState>(ctx, 'delivery')?.delivery;
+    const previous = entry(ctx, 'delivery')?.delivery;
     const kept = pickLocation(previous?.type === 'Student travels' ? previous.location_ref : null, delivery.location_ref);
     delivery = { type: 'Student travels', location_ref: kept ?? locations[0] ?? '' };
   }
@@ -153,13 +154,13 @@ async function configureDelivery(ctx: Ctx, payload: z.output<(typeof ACTION_PAYL
     requestedSpaces = spaces;
     normalised = { type: 'offers', offers: Object.fromEntries(offers.map((l) => [l.offerId, l.quantity])), addOns: Object.fromEntries(addOns.map((l) => [l.addonId, l.quantity])) };
   } else {
-    const pool = flowSpacesBase('request', {});
+    const pool = spacesPoolBase(ctx.def.rules.spaces, {});
     if (pricing.quantity > pool) throw new ProblemError(soldOutProblem(pool, 'payload.pricing.quantity'));
     requestedSpaces = pricing.quantity;
     normalised = { type: 'spaces', quantity: pricing.quantity };
   }
   // "Apply promo code or gift card" (shown for an instant booking, which is paid at checkout).
-  const code = await resolveCode(ctx, payload.appliedPromoCode, entry<DeliveryState>(ctx, 'delivery'));
+  const code = await resolveCode(ctx, payload.appliedPromoCode, entry(ctx, 'delivery'));
   const state: DeliveryState = { selectedDurationId: durationId, delivery, pricing: normalised, requestedSpaces, payableCost: 0, ...code };
   setEntry(ctx, 'delivery', state);
   // payableCost (spec 3): what the learner would pay (offers, add-ons, the duration's extra cost per space), before
@@ -168,7 +169,7 @@ async function configureDelivery(ctx: Ctx, payload: z.output<(typeof ACTION_PAYL
   state.payableCost = sel ? costOf(ctx.cat, ctx.def.catalogue(ctx), sel, null).total_cost : 0;
   setEntry(ctx, 'delivery', state);
   // A new duration may change whether the dates are calendar-based: the dates must be chosen again.
-  const dates = entry<DatesState>(ctx, 'dates');
+  const dates = entry(ctx, 'dates');
   if (dates && dates.type === 'available date' && !calendarBased(ctx)) delete ctx.row.step_state.dates;
 }
 
@@ -196,7 +197,7 @@ export const requestDatesStep = defineStep({
       handle: (ctx, payload) => {
         if (calendarBased(ctx)) throw new ProblemError(problems.checkoutSubmission());
         const preferredDates = checkPreferredDates(ctx, payload.preferredDates, 'payload.preferredDates');
-        const previous = entry<DatesState>(ctx, 'dates');
+        const previous = entry(ctx, 'dates');
         setEntry(ctx, 'dates', { type: 'preferred dates', preferredDates, availableDate: null, skipAvailableDates: previous?.skipAvailableDates ?? false } satisfies DatesState);
         return ADVANCE;
       },
@@ -219,7 +220,7 @@ export const requestDatesStep = defineStep({
       handle: (ctx) => {
         // Stays on Dates, which now asks for preferred dates (spec 4: no longer calendar-based).
         if (courseOf(ctx).date_requests !== 'calendar_based') throw new ProblemError(problems.checkoutSubmission());
-        ctx.row.step_state.dates = { status: 'complete', state: { type: 'preferred dates', preferredDates: [], availableDate: null, skipAvailableDates: true } };
+        setEntry(ctx, 'dates', { type: 'preferred dates', preferredDates: [], availableDate: null, skipAvailableDates: true });
         return STAY;
       },
     }),

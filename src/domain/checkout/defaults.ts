@@ -2,7 +2,7 @@
  * Defaults when no selection has been stored (spec 4 "Defaults when no selection has been stored").
  */
 import type { CourseLike, DurationOption, Offer } from '../entities.ts';
-import { isOfferOnSale, type SelectedOffer } from '../pricing.ts';
+import { isOfferOnSale, spacesSelected, type SelectedOffer } from '../pricing.ts';
 import { ProblemError, problems } from '../problems.ts';
 
 /** Spec 4: the first offer gets quantity 1 if it is inside its sale window; otherwise nothing is selected. */
@@ -15,6 +15,15 @@ export function defaultOfferSelection(offers: ReadonlyArray<Offer> | null | unde
 export type RequestPricing =
   | { type: 'offers'; offers: Record<string, number>; addOns: Record<string, number> }
   | { type: 'spaces'; quantity: number };
+
+/**
+ * The spaces a request's pricing asks for (spec 3 delivery.requestedSpaces): its offers' spaces (spec 5: quantity ×
+ * the offer's spaces, 1 when unset), or the "Number of people".
+ */
+export function requestPricingSpaces(pricing: RequestPricing, offers: ReadonlyArray<Pick<Offer, '_id' | 'spaces'>>): number {
+  if (pricing.type === 'spaces') return pricing.quantity;
+  return spacesSelected(Object.entries(pricing.offers).map(([offerId, quantity]) => ({ offerId, quantity })), offers);
+}
 
 /** Spec 4: request pricing defaults to the first offer (1 if on sale, else 0), or to spaces quantity 1. */
 export function defaultRequestPricing(offers: ReadonlyArray<Offer> | null | undefined, now: number): RequestPricing {

@@ -2,7 +2,7 @@
  * Checkout origins (spec 1): where a checkout was opened. Kept apart from the flow table (flows.ts re-exports
  * them) so that the course page's booking button can name its origin without loading every flow's rules.
  */
-import type { AppContext } from '../links.ts';
+import type { AppContext } from '../app-context.ts';
 
 /** Spec 1: the checkout's origin. The marketplace value is not given in the spec; 'marketplace' is used. */
 export const CHECKOUT_ORIGINS = ['marketplace', 'embed', 'landing_page'] as const;

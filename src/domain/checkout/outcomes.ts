@@ -1,7 +1,7 @@
 /**
  * Payment outcomes and confirmation screens (spec 2.15, 4 "Outcomes").
  */
-import type { Flow } from './flows.ts';
+import { FLOW_RULES, type Flow, type FlowRules } from './flows.ts';
 import type { OutcomeKind } from './state.ts';
 import type { Offer } from '../entities.ts';
 import { anyOfferPaid } from '../pricing.ts';
@@ -36,27 +36,27 @@ export function bookingOutcome(approvalRequired: boolean | null | undefined): 'a
   return approvalRequired ? 'awaiting-approval' : 'confirmed';
 }
 
+export interface ConfirmationTitleInput {
+  approvalRequired?: boolean | null;
+  /** A request that books a calendar slot at once (spec 4 "Request flow rules"). */
+  instantBooking?: boolean | null;
+}
+
 /** Spec 2.15: the confirmation heading per flow. */
-export function confirmationTitle(flow: Flow, input: { approvalRequired?: boolean | null; instantBooking?: boolean | null } = {}): string {
-  switch (flow) {
-    case 'booking':
-      return input.approvalRequired ? 'Your Booking is Awaiting Approval' : 'Booking Confirmed';
-    case 'order':
-      return 'Order Confirmed';
-    case 'request':
-      // An instant booking is a booking: it awaits approval like any other when the course requires it.
-      if (!input.instantBooking) return 'Request Sent';
-      return input.approvalRequired ? 'Your Booking is Awaiting Approval' : 'Booking Confirmed';
-    case 'dateBookingRequest':
-    case 'groupBookingRequest':
-      return 'Request Sent';
-    case 'bookingApplication':
-      return 'Application Sent';
-    case 'membership':
-      return 'Welcome, You Are a Member';
-    case 'giftVoucher':
-      return 'Gift Voucher Purchased';
+export function confirmationTitle(flow: Flow, input: ConfirmationTitleInput = {}): string {
+  return confirmationTitleOf(FLOW_RULES[flow], input);
+}
+
+/**
+ * The same, of a flow's rules: its own heading, or a booking's ("Booking Confirmed", or "Your Booking is Awaiting
+ * Approval" with `approval_required`) when it records one — always, or when it was an instant booking (request).
+ */
+export function confirmationTitleOf(rules: Pick<FlowRules, 'confirmation'>, input: ConfirmationTitleInput = {}): string {
+  const { title, books } = rules.confirmation;
+  if (books === 'always' || (books === 'when instant' && input.instantBooking)) {
+    return input.approvalRequired ? 'Your Booking is Awaiting Approval' : 'Booking Confirmed';
   }
+  return title;
 }
 
 /** Spec 2.15: the reference line, e.g. "Booking reference: {id}". */
@@ -67,7 +67,12 @@ export function referenceText(kind: OutcomeKind, id: string): string {
 
 /** Spec 2.15: "View & Manage Booking", or "Access {keyword|Course}" for blended courses and orders. */
 export function manageButtonLabel(flow: Flow, course: { type?: string | null; keyword?: string | null }): string {
-  if (flow === 'order' || course.type === 'blended') return `Access ${courseKeywordTitle(course)}`;
+  return manageLabel(flow === 'order' ? 'order' : 'booking', course);
+}
+
+/** The same, of what was recorded: an order, or a booking. */
+export function manageLabel(kind: 'booking' | 'order', course: { type?: string | null; keyword?: string | null }): string {
+  if (kind === 'order' || course.type === 'blended') return `Access ${courseKeywordTitle(course)}`;
   return 'View & Manage Booking';
 }
 

@@ -1,11 +1,11 @@
 /**
  * Payment methods per flow (spec 3 "Payment options", 4 "Which payment methods each flow shows", 7).
  */
-import { FLOW_RULES, type Flow } from './flows.ts';
+import { FLOW_RULES, type Flow, type FlowRules } from './flows.ts';
 import { DEFAULT_MANUAL_PAYMENT_LABEL, DEFAULT_MANUAL_PAYMENT_MESSAGE } from './constants.ts';
+import type { PaymentMethod } from './names.ts';
 
-/** Spec 3: card, wallet provider, pay-later, invoice and in-person, by their option names. */
-export type PaymentMethod = 'card' | 'paypal' | 'klarna' | 'invoice' | 'manual';
+export type { PaymentMethod };
 
 export const PAYMENT_METHODS = ['card', 'paypal', 'klarna', 'invoice', 'manual'] as const satisfies readonly PaymentMethod[];
 
@@ -48,8 +48,13 @@ export function methodAllowedInFlow(method: PaymentMethod, flow: Flow): boolean 
 
 /** Spec 2.14 / 4: the enabled methods the flow shows, in the order card, wallet, pay-later, invoice, in-person. */
 export function visiblePaymentMethods(flow: Flow, options: PaymentOptions | null | undefined): PaymentMethod[] {
+  return paymentMethodsShown(FLOW_RULES[flow], options);
+}
+
+/** The same, of a flow's rules. */
+export function paymentMethodsShown(rules: Pick<FlowRules, 'paymentMethods'>, options: PaymentOptions | null | undefined): PaymentMethod[] {
   const resolved = resolvePaymentOptions(options);
-  return PAYMENT_METHODS.filter((method) => !!resolved[method]?.enabled && methodAllowedInFlow(method, flow));
+  return PAYMENT_METHODS.filter((method) => !!resolved[method]?.enabled && rules.paymentMethods.includes(method));
 }
 
 /** Spec 2.14: the radio label of a method (provider names are passed in; the spec does not name them). */

@@ -1,10 +1,11 @@
 /**
  * The checkout state contract (spec 3 "Checkout state", plus the further fields spec 3 allows): what the API's
- * checkout calls answer (api/checkout/engine.ts builds it) and the checkout island reads. One copy, so the two
+ * checkout calls answer (api/checkout/engine/state.ts builds it) and the checkout island reads. One copy, so the two
  * cannot drift.
  */
-import type { CheckoutOrigin, Flow } from './flows.ts';
+import type { CheckoutOrigin, FlowName } from './flows.ts';
 import type { StepId } from './steps.ts';
+import type { StepDefaults } from './step-state.ts';
 
 export interface StepEntry {
   status: string;
@@ -66,9 +67,13 @@ export interface CheckoutRules {
   termsPreAccepted: boolean;
 }
 
-export interface CheckoutState {
+/**
+ * `F`: what the flow's name is known to be. The server answers with any registered flow's (`FlowName`); the screen
+ * opens only the product's flows and reads `CheckoutState<Flow>`, so it can ask `FLOW_RULES` exhaustively.
+ */
+export interface CheckoutState<F extends FlowName = FlowName> {
   _id: string;
-  flow: Flow;
+  flow: F;
   origin: CheckoutOrigin;
   currentStep: StepId;
   /** null: a flow that sells from the educator (gift voucher, membership). */
@@ -88,7 +93,7 @@ export interface CheckoutState {
   /** The steps of this checkout now, in order (spec 2.14 "Step rules" applied). */
   steps: StepId[];
   /** Spec 4 "Defaults when no selection has been stored". */
-  defaults: Record<string, unknown>;
+  defaults: StepDefaults;
   rules: CheckoutRules;
   costSummary: CostSummaryView | null;
   totalCost: number | null;

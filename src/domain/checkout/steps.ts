@@ -1,22 +1,10 @@
 /**
  * Checkout steps per flow (spec 2.14 "Steps per flow" and "Step rules").
  */
-import { FLOW_RULES, type CheckoutOrigin, type Flow } from './flows.ts';
+import { FLOW_RULES, type CheckoutOrigin, type Flow, type FlowRules } from './flows.ts';
+import type { StepId } from './names.ts';
 
-export type StepId =
-  | 'date'
-  | 'spaces'
-  | 'offers'
-  | 'delivery'
-  | 'dates'
-  | 'message'
-  | 'login'
-  | 'contactDetails'
-  | 'payment'
-  | 'confirmation'
-  | 'plan'
-  | 'giftAmount'
-  | 'giftDetails';
+export type { StepId };
 
 /** Spec 2.14: the step names used in the breadcrumb. */
 export const STEP_LABELS: Readonly<Record<StepId, string>> = {
@@ -69,7 +57,12 @@ export interface StepsInput {
  * when the user is not logged in.
  */
 export function stepsFor({ flow, loggedIn, paymentRequired }: StepsInput): StepId[] {
-  const { beforeLogin, afterLogin } = flowSteps(flow);
+  return stepsOfRules(FLOW_RULES[flow], { loggedIn, paymentRequired });
+}
+
+/** The same, of a flow's rules (the server asks the checkout's flow definition for them). */
+export function stepsOfRules(rules: FlowRules, { loggedIn, paymentRequired }: Omit<StepsInput, 'flow'>): StepId[] {
+  const { beforeLogin, afterLogin } = rules.steps;
   const after = afterLogin.filter((step) => step !== 'payment' || paymentRequired);
   return [...beforeLogin, ...(loggedIn ? [] : (['login'] as StepId[])), ...after];
 }
@@ -85,8 +78,20 @@ export function isStepId(value: unknown): value is StepId {
 
 /** Spec 2.14: whether a step is in the flow's after-login group. */
 export function isAfterLoginStep(flow: Flow, step: StepId): boolean {
-  return (flowSteps(flow).afterLogin as readonly StepId[]).includes(step);
+  return afterLoginIn(FLOW_RULES[flow], step);
 }
+
+/** The same, of a flow's rules. */
+export function afterLoginIn(rules: FlowRules, step: StepId): boolean {
+  return rules.steps.afterLogin.includes(step);
+}
+
+/**
+ * Spec 4 "Checkout actions": what the Spaces and Offers steps submit ("order pricing options picked" is the order
+ * flow's, whose step is Offers).
+ */
+export const PRICING_ACTIONS = { spaces: 'pricing options picked', offers: 'order pricing options picked' } as const;
+export type PricingAction = (typeof PRICING_ACTIONS)[keyof typeof PRICING_ACTIONS];
 
 /**
  * Spec 2.14: what the step area shows. An after-login step reached while logged

@@ -8,7 +8,7 @@ import { ProblemError, problems } from '../problems.ts';
 import { validateEmail } from '../email.ts';
 import { phoneError } from '../phone.ts';
 import { courseKeyword, titleCase } from '../text.ts';
-import type { AppContext } from '../links.ts';
+import type { AppContext } from '../app-context.ts';
 import type { CheckoutOrigin } from './flows.ts';
 import { MAX_PREFERRED_DATES, MIN_PREFERRED_DATES, PREFERRED_DATE_LABELS } from './constants.ts';
 
@@ -149,9 +149,11 @@ export function validateFormResponse(form: FormDefinition, response: FormRespons
 
 /** Spec 8: nested path of the booker form response. */
 export const BOOKER_RESPONSE_PATH = 'payload.bookerFormResponse';
+/** Spec 8: nested path of the attendees' form responses. */
+export const ATTENDEE_RESPONSES_PATH = 'payload.attendeeFormResponses';
 /** Spec 8: nested path of attendee `index`'s form response. */
 export function attendeeResponsePath(index: number): string {
-  return `payload.attendeeFormResponses.${index}`;
+  return `${ATTENDEE_RESPONSES_PATH}.${index}`;
 }
 
 /** Spec 5: terms are hidden and pre-accepted when the educator has hide_terms and the origin is not the marketplace. */

@@ -52,15 +52,17 @@ function Field({ label, ...input }: { label: string } & React.InputHTMLAttribute
   );
 }
 
-export default function LoginApp({ mode, redirect, educator, link, signedIn }: LoginAppProps) {
-  const [tab, setTab] = useState<Tab>('login');
-  const [screen, setScreen] = useState<Screen>(link ? { kind: 'link' } : signedIn ? { kind: 'done', message: 'You are logged in. Taking you back…' } : { kind: 'forms' });
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+type SetScreen = (screen: Screen) => void;
+type After = (body: unknown, sent: Record<string, string>) => Promise<void>;
+
+/**
+ * Once hydrated: the forms may be sent, the redirect is kept, and a visitor already signed in is taken on.
+ * Returns whether the island has started.
+ */
+function useLoginStart({ mode, redirect, link, signedIn }: LoginAppProps, setScreen: SetScreen): boolean {
   // Until the island runs, the forms cannot be sent (a plain form submission would expose the fields).
   const [hydrated, setHydrated] = useState(false);
   const started = useRef(false);
-
   useEffect(() => {
     if (started.current) return;
     started.current = true;
@@ -74,11 +76,14 @@ export default function LoginApp({ mode, redirect, educator, link, signedIn }: L
         else setScreen({ kind: 'forms' });
       });
     }
-  }, [mode, redirect, link, signedIn]);
+  }, [mode, redirect, link, signedIn, setScreen]);
+  return hydrated;
+}
 
-  // Embed window waiting for an e-mailed link opened elsewhere: notice the new session.
+/** Embed window waiting for an e-mailed link opened elsewhere: notice the new session. */
+function useEmbedSessionWatch(mode: LoginAppProps['mode'], screenKind: Screen['kind'], setScreen: SetScreen): void {
   useEffect(() => {
-    if (mode !== 'embed' || screen.kind !== 'check-email') return;
+    if (mode !== 'embed' || screenKind !== 'check-email') return;
     const timer = window.setInterval(async () => {
       const identity = await loadIdentity(true);
       if (identity.authenticated) {
@@ -87,9 +92,15 @@ export default function LoginApp({ mode, redirect, educator, link, signedIn }: L
       }
     }, 3000);
     return () => window.clearInterval(timer);
-  }, [mode, screen.kind]);
+  }, [mode, screenKind, setScreen]);
+}
 
-  async function submit(event: SubmitEvent<HTMLFormElement>, path: string, after: (body: unknown, sent: Record<string, string>) => Promise<void>) {
+/** The calls to the auth API, one at a time: a form's submission (`submit`) and completing an e-mailed link. */
+function useAuthCalls({ mode, redirect, link }: LoginAppProps, setScreen: SetScreen) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function submit(event: SubmitEvent<HTMLFormElement>, path: string, after: After) {
     event.preventDefault();
     if (busy) return;
     const data = Object.fromEntries(new FormData(event.currentTarget).entries()) as Record<string, string>;
@@ -131,7 +142,11 @@ export default function LoginApp({ mode, redirect, educator, link, signedIn }: L
     }
   }
 
-  const heading = (
+  return { busy, error, setError, submit, completeLink };
+}
+
+function LoginHeading({ educator }: { educator: LoginAppProps['educator'] }) {
+  return (
     <>
       <h1>Log in or Sign Up</h1>
       {educator && (
@@ -142,53 +157,68 @@ export default function LoginApp({ mode, redirect, educator, link, signedIn }: L
       )}
     </>
   );
+}
 
-  if (screen.kind === 'done') {
-    return <div className="panel auth-card" role="status"><h1>Logged in</h1><p>{screen.message}</p></div>;
-  }
-
-  if (screen.kind === 'link' && link) {
-    return (
-      <div className="panel auth-card">
-        {heading}
-        {link.valid ? (
-          <>
-            <p>{link.purpose === 'signup' ? 'Confirm your e-mail address to finish creating your account' : 'Continue to log in'}{link.email ? <> as <strong>{link.email}</strong></> : null}.</p>
-            {error && <p className="alert alert--danger" role="alert">{error}</p>}
-            <button type="button" className="btn btn--block" onClick={completeLink} disabled={busy || !hydrated}>{busy ? 'Logging in…' : 'Continue'}</button>
-          </>
-        ) : (
-          <>
-            <p className="alert alert--danger" role="alert">This link has expired or has already been used. Ask for a new one.</p>
-            <button type="button" className="btn btn--secondary" onClick={() => { setScreen({ kind: 'forms' }); setTab('link'); }}>E-mail me a new link</button>
-          </>
-        )}
-      </div>
-    );
-  }
-
-  if (screen.kind === 'check-email') {
-    return (
-      <div className="panel auth-card" role="status" data-testid="check-email">
-        <h1>Check your e-mail</h1>
-        <p>We have sent a link to <strong>{screen.email}</strong>. Open it to continue{mode === 'embed' ? '; this window will notice when you are logged in' : ''}.</p>
-        <p className="muted small">No e-mail? Check your spam folder, or try again in a minute.</p>
-        <button type="button" className="btn btn--secondary" onClick={() => setScreen({ kind: 'forms' })}>Use a different e-mail address</button>
-      </div>
-    );
-  }
-
-  const tabs: { key: Tab; label: string }[] = [
-    { key: 'login', label: 'Log in' },
-    { key: 'signup', label: 'Sign up' },
-    { key: 'link', label: 'E-mail me a link' },
-  ];
-
+/** An e-mailed link being completed: continue with it, or ask for a new one when it is no longer valid. */
+function LinkScreen({ link, educator, error, busy, hydrated, onContinue, onNewLink }: {
+  link: NonNullable<LoginAppProps['link']>; educator: LoginAppProps['educator']; error: string | null; busy: boolean; hydrated: boolean;
+  onContinue: () => void; onNewLink: () => void;
+}) {
   return (
     <div className="panel auth-card">
-      {heading}
+      <LoginHeading educator={educator} />
+      {link.valid ? (
+        <>
+          <p>{link.purpose === 'signup' ? 'Confirm your e-mail address to finish creating your account' : 'Continue to log in'}{link.email ? <> as <strong>{link.email}</strong></> : null}.</p>
+          {error && <p className="alert alert--danger" role="alert">{error}</p>}
+          <button type="button" className="btn btn--block" onClick={onContinue} disabled={busy || !hydrated}>{busy ? 'Logging in…' : 'Continue'}</button>
+        </>
+      ) : (
+        <>
+          <p className="alert alert--danger" role="alert">This link has expired or has already been used. Ask for a new one.</p>
+          <button type="button" className="btn btn--secondary" onClick={onNewLink}>E-mail me a new link</button>
+        </>
+      )}
+    </div>
+  );
+}
+
+function CheckEmailScreen({ email, mode, onBack }: { email: string; mode: LoginAppProps['mode']; onBack: () => void }) {
+  return (
+    <div className="panel auth-card" role="status" data-testid="check-email">
+      <h1>Check your e-mail</h1>
+      <p>We have sent a link to <strong>{email}</strong>. Open it to continue{mode === 'embed' ? '; this window will notice when you are logged in' : ''}.</p>
+      <p className="muted small">No e-mail? Check your spam folder, or try again in a minute.</p>
+      <button type="button" className="btn btn--secondary" onClick={onBack}>Use a different e-mail address</button>
+    </div>
+  );
+}
+
+const TABS: { key: Tab; label: string }[] = [
+  { key: 'login', label: 'Log in' },
+  { key: 'signup', label: 'Sign up' },
+  { key: 'link', label: 'E-mail me a link' },
+];
+
+interface LoginFormsProps {
+  mode: LoginAppProps['mode'];
+  educator: LoginAppProps['educator'];
+  tab: Tab;
+  setTab: (tab: Tab) => void;
+  calls: ReturnType<typeof useAuthCalls>;
+  hydrated: boolean;
+  setScreen: SetScreen;
+}
+
+/** The three ways in, as tabs: log in with a password, sign up, or have a link e-mailed. */
+function LoginForms({ mode, educator, tab, setTab, calls, hydrated, setScreen }: LoginFormsProps) {
+  const { busy, error, setError, submit } = calls;
+  const checkEmail: After = async (_body, sent) => setScreen({ kind: 'check-email', email: sent.email });
+  return (
+    <div className="panel auth-card">
+      <LoginHeading educator={educator} />
       <div className="auth-switch" role="tablist" aria-label="How to continue">
-        {tabs.map((t) => (
+        {TABS.map((t) => (
           <button key={t.key} type="button" role="tab" aria-selected={tab === t.key} onClick={() => { setTab(t.key); setError(null); }}>{t.label}</button>
         ))}
       </div>
@@ -206,7 +236,7 @@ export default function LoginApp({ mode, redirect, educator, link, signedIn }: L
         </form>
       )}
       {tab === 'signup' && (
-        <form className="form" method="post" action="#" onSubmit={(e) => submit(e, '/auth/signup', async (_body, sent) => setScreen({ kind: 'check-email', email: sent.email }))}>
+        <form className="form" method="post" action="#" onSubmit={(e) => submit(e, '/auth/signup', checkEmail)}>
           <div className="form__row form__row--2">
             <Field label="First name" name="firstName" autoComplete="given-name" required />
             <Field label="Last name" name="lastName" autoComplete="family-name" required />
@@ -218,7 +248,7 @@ export default function LoginApp({ mode, redirect, educator, link, signedIn }: L
         </form>
       )}
       {tab === 'link' && (
-        <form className="form" method="post" action="#" onSubmit={(e) => submit(e, '/auth/magic-link', async (_body, sent) => setScreen({ kind: 'check-email', email: sent.email }))}>
+        <form className="form" method="post" action="#" onSubmit={(e) => submit(e, '/auth/magic-link', checkEmail)}>
           <Field label="Email" name="email" type="email" autoComplete="email" required />
           <p className="small muted">We will e-mail you a link that logs you in, or creates your account if you are new.</p>
           <button type="submit" className="btn btn--block" disabled={busy || !hydrated}>{busy ? 'Sending…' : 'Send me a link'}</button>
@@ -226,4 +256,27 @@ export default function LoginApp({ mode, redirect, educator, link, signedIn }: L
       )}
     </div>
   );
+}
+
+export default function LoginApp(props: LoginAppProps) {
+  const { mode, educator, link, signedIn } = props;
+  const [tab, setTab] = useState<Tab>('login');
+  const [screen, setScreen] = useState<Screen>(link ? { kind: 'link' } : signedIn ? { kind: 'done', message: 'You are logged in. Taking you back…' } : { kind: 'forms' });
+  const calls = useAuthCalls(props, setScreen);
+  const hydrated = useLoginStart(props, setScreen);
+  useEmbedSessionWatch(mode, screen.kind, setScreen);
+
+  if (screen.kind === 'done') {
+    return <div className="panel auth-card" role="status"><h1>Logged in</h1><p>{screen.message}</p></div>;
+  }
+  if (screen.kind === 'link' && link) {
+    return (
+      <LinkScreen link={link} educator={educator} error={calls.error} busy={calls.busy} hydrated={hydrated}
+        onContinue={calls.completeLink} onNewLink={() => { setScreen({ kind: 'forms' }); setTab('link'); }} />
+    );
+  }
+  if (screen.kind === 'check-email') {
+    return <CheckEmailScreen email={screen.email} mode={mode} onBack={() => setScreen({ kind: 'forms' })} />;
+  }
+  return <LoginForms mode={mode} educator={educator} tab={tab} setTab={setTab} calls={calls} hydrated={hydrated} setScreen={setScreen} />;
 }

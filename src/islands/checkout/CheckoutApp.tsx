@@ -6,13 +6,13 @@
  *   (Continue) · the mobile Back / Continue bar · the restricted course screen (spec 2.16).
  * Focus moves to the error banner on error and to each new step's heading on step change.
  */
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import { useStore } from '@nanostores/react';
 import {
   $bootstrap, $checkout, $costSummary, $initError, $restricted, $submitting, onFirstReady, reloadCheckout, startCheckout, submitAction,
 } from '../../stores/checkout.ts';
 import { backToWebsiteHref } from '../../stores/embed.ts';
-import { backAction, breadcrumbLabels, stepView } from '../../domain/checkout/steps.ts';
+import { backAction, breadcrumbLabels, stepView, type StepId } from '../../domain/checkout/steps.ts';
 import { BACK_TO_WEBSITE, UNKNOWN_STEP_TEXT } from '../../domain/checkout/constants.ts';
 import { checkoutEventParams } from '../../domain/checkout/ui.ts';
 import { courseLink, educatorPageUrl } from '../../domain/links.ts';
@@ -54,41 +54,42 @@ function Breadcrumb({ state }: { state: CheckoutState }) {
   );
 }
 
+/**
+ * The screen of each step, by the step ids the server uses (src/domain/checkout/steps.ts StepId): a step without a
+ * screen does not compile. A step that differs between flows asks the flow's rules (its action names, which Dates
+ * step), never the flow's name.
+ */
+const STEP_SCREENS: { readonly [S in StepId]: ComponentType } = {
+  date: DateStep,
+  spaces: () => <SpacesStep step="spaces" />,
+  offers: () => <SpacesStep step="offers" />,
+  delivery: DeliveryStep,
+  dates: DatesStep,
+  message: MessageStep,
+  login: LoginStep,
+  contactDetails: ContactStep,
+  payment: PaymentStep,
+  confirmation: Confirmation,
+  plan: PlanStep,
+  giftAmount: GiftAmountStep,
+  giftDetails: GiftDetailsStep,
+};
+
+/** Spec 2.14: "An unknown step shows "Unknown step"" (a step id this screen does not know, e.g. a newer server's). */
+function UnknownStep() {
+  return (
+    <section className="checkout-step" aria-labelledby={STEP_HEADING_ID}>
+      <StepHeading>{UNKNOWN_STEP_TEXT}</StepHeading>
+    </section>
+  );
+}
+
 function StepArea({ state, loggedIn }: { state: CheckoutState; loggedIn: boolean }) {
+  // The confirmation shows whoever is logged in (the login screen stands in for the other after-login steps).
   if (state.status === 'completed' || state.currentStep === 'confirmation') return <Confirmation />;
   const view = stepView(state.flow, state.currentStep, loggedIn);
-  switch (view) {
-    case 'date':
-      return <DateStep />;
-    case 'spaces':
-      return <SpacesStep order={false} />;
-    case 'offers':
-      return <SpacesStep order />;
-    case 'delivery':
-      return <DeliveryStep />;
-    case 'dates':
-      return <DatesStep />;
-    case 'message':
-      return <MessageStep />;
-    case 'login':
-      return <LoginStep />;
-    case 'contactDetails':
-      return <ContactStep />;
-    case 'payment':
-      return <PaymentStep />;
-    case 'giftAmount':
-      return <GiftAmountStep />;
-    case 'giftDetails':
-      return <GiftDetailsStep />;
-    case 'plan':
-      return <PlanStep />;
-    default:
-      return (
-        <section className="checkout-step" aria-labelledby={STEP_HEADING_ID}>
-          <StepHeading>{UNKNOWN_STEP_TEXT}</StepHeading>
-        </section>
-      );
-  }
+  const Screen = view === 'unknown' ? UnknownStep : STEP_SCREENS[view];
+  return <Screen />;
 }
 
 function BackButton({ state, bootstrap, className = '' }: { state: CheckoutState; bootstrap: CheckoutBootstrap; className?: string }) {
@@ -122,22 +123,20 @@ function BackButton({ state, bootstrap, className = '' }: { state: CheckoutState
   );
 }
 
-export default function CheckoutApp({ bootstrap }: { bootstrap: CheckoutBootstrap }) {
-  const boot = useStore($bootstrap);
-  const state = useStore($checkout);
-  const initError = useStore($initError);
-  const restricted = useStore($restricted);
-  const submitting = useStore($submitting);
-  const identity = useStore($identity);
-  const lastStep = useRef<string | null>(null);
-  // "Back to Website" depends on the browser (the embedding page's origin): decided after hydration, so the
-  // first render matches the server's HTML whatever the address holds.
+/**
+ * "Back to Website" depends on the browser (the embedding page's origin): decided after hydration, so the first
+ * render matches the server's HTML whatever the address holds.
+ */
+function useParentUrl(bootstrap: CheckoutBootstrap): string | null {
   const [parentUrl, setParentUrl] = useState<string | null>(null);
   useEffect(() => {
     if (bootstrap.context === 'embed') setParentUrl(backToWebsiteHref(bootstrap.parentWindowUrl));
   }, [bootstrap.context, bootstrap.parentWindowUrl]);
+  return parentUrl;
+}
 
-  // Initialise once.
+/** Initialises once: the bootstrap into the store, begin_checkout when first ready, the identity, the checkout. */
+function useStartCheckout(bootstrap: CheckoutBootstrap): void {
   useEffect(() => {
     $bootstrap.set(bootstrap);
     onFirstReady((ready) => {
@@ -153,16 +152,20 @@ export default function CheckoutApp({ bootstrap }: { bootstrap: CheckoutBootstra
     if (!$identity.get().ready) void refreshIdentity();
     void startCheckout();
   }, []); // eslint-disable-line react-hooks/exhaustive-deps -- once per page: the bootstrap is the server's and never changes, and running again would start a second checkout
+}
 
-  // Logged in meanwhile: GET the state (the server moves past the login step, or grants access).
+/** Logged in meanwhile: GET the state (the server moves past the login step, or grants access). */
+function useReloadOnLogin(state: CheckoutState | null, restricted: boolean, authenticated: boolean): void {
   useEffect(() => {
-    if (!identity.authenticated) return;
+    if (!authenticated) return;
     if (restricted) void reloadCheckout();
     else if (state && state.status !== 'completed' && (state.steps ?? []).includes('login')) void reloadCheckout();
-  }, [identity.authenticated]); // eslint-disable-line react-hooks/exhaustive-deps -- only on logging in: reloading whenever the state changes would reload after every reload
+  }, [authenticated]); // eslint-disable-line react-hooks/exhaustive-deps -- only on logging in: reloading whenever the state changes would reload after every reload
+}
 
-  // Focus the new step's heading on step change (not on the first render).
-  const stepKey = state ? `${state.status}:${state.currentStep}:${identity.authenticated}` : null;
+/** Focuses the new step's heading on step change (not on the first render). */
+function useStepFocus(stepKey: string | null): void {
+  const lastStep = useRef<string | null>(null);
   useEffect(() => {
     if (!stepKey) return;
     if (lastStep.current !== null && lastStep.current !== stepKey) {
@@ -172,8 +175,10 @@ export default function CheckoutApp({ bootstrap }: { bootstrap: CheckoutBootstra
     }
     lastStep.current = stepKey;
   }, [stepKey]);
+}
 
-  // purchase: once, when the checkout completes.
+/** purchase: once, when the checkout completes. */
+function usePurchaseEvent(state: CheckoutState | null, bootstrap: CheckoutBootstrap): void {
   useEffect(() => {
     if (!state || state.status !== 'completed') return;
     const codes = bootstrap.educator?.thirdPartyCodes ?? {};
@@ -185,6 +190,56 @@ export default function CheckoutApp({ bootstrap }: { bootstrap: CheckoutBootstra
       totalPence: state.outcome?.totalCost ?? state.totalCost ?? $costSummary.get()?.total_cost ?? 0, transactionId: outcomeId,
     }));
   }, [state, bootstrap.course?.name, bootstrap.educator?.thirdPartyCodes]);
+}
+
+function CheckoutLoading() {
+  const initError = useStore($initError);
+  return (
+    <div className="checkout-loading">
+      <Spinner label="Loading the checkout" />
+      {initError && <p className="checkout-loading__error" role="alert">{initError.title}</p>}
+    </div>
+  );
+}
+
+/** The screen of a ready checkout: the top bar, the error banner, the step area, the summary and the mobile bar. */
+function CheckoutGrid({ state, bootstrap, loggedIn }: { state: CheckoutState; bootstrap: CheckoutBootstrap; loggedIn: boolean }) {
+  const submitting = useStore($submitting);
+  const completed = state.status === 'completed';
+  return (
+    <div className={`checkout-grid${completed ? ' is-complete' : ''}`}>
+      <div className="checkout-main">
+        <div className="checkout-topbar">
+          <BackButton state={state} bootstrap={bootstrap} className="checkout-back--top" />
+          <Breadcrumb state={state} />
+        </div>
+        <ErrorBanner />
+        <p className="visually-hidden" role="status" aria-live="polite">{submitting ? 'Submitting…' : ''}</p>
+        <div className={`checkout-stage${submitting ? ' is-submitting' : ''}`} aria-busy={submitting} inert={submitting || undefined}>
+          <StepArea state={state} loggedIn={loggedIn} />
+        </div>
+      </div>
+      <Summary />
+      {!completed && (
+        <div className="checkout-mobile-bar">
+          <BackButton state={state} bootstrap={bootstrap} />
+          <ContinueButton />
+        </div>
+      )}
+    </div>
+  );
+}
+
+export default function CheckoutApp({ bootstrap }: { bootstrap: CheckoutBootstrap }) {
+  const boot = useStore($bootstrap);
+  const state = useStore($checkout);
+  const restricted = useStore($restricted);
+  const identity = useStore($identity);
+  const parentUrl = useParentUrl(bootstrap);
+  useStartCheckout(bootstrap);
+  useReloadOnLogin(state, restricted, identity.authenticated);
+  useStepFocus(state ? `${state.status}:${state.currentStep}:${identity.authenticated}` : null);
+  usePurchaseEvent(state, bootstrap);
 
   const b = boot ?? bootstrap;
   const backToWebsite = parentUrl ? (
@@ -198,38 +253,11 @@ export default function CheckoutApp({ bootstrap }: { bootstrap: CheckoutBootstra
     content = <Restricted />;
   } else if (!state || !b.educator || (flowSellsCourse(state.flow) && !b.course)) {
     // A course flow waits for its course; a flow without one (gift voucher, membership) needs only the educator.
-    content = (
-      <div className="checkout-loading">
-        <Spinner label="Loading the checkout" />
-        {initError && <p className="checkout-loading__error" role="alert">{initError.title}</p>}
-      </div>
-    );
+    content = <CheckoutLoading />;
   } else {
     // Before identity is known, the server's view of the login decides which step shows.
     const loggedIn = identity.ready ? identity.authenticated : !(state.steps ?? []).includes('login');
-    const completed = state.status === 'completed';
-    content = (
-      <div className={`checkout-grid${completed ? ' is-complete' : ''}`}>
-        <div className="checkout-main">
-          <div className="checkout-topbar">
-            <BackButton state={state} bootstrap={b} className="checkout-back--top" />
-            <Breadcrumb state={state} />
-          </div>
-          <ErrorBanner />
-          <p className="visually-hidden" role="status" aria-live="polite">{submitting ? 'Submitting…' : ''}</p>
-          <div className={`checkout-stage${submitting ? ' is-submitting' : ''}`} aria-busy={submitting} inert={submitting || undefined}>
-            <StepArea state={state} loggedIn={loggedIn} />
-          </div>
-        </div>
-        <Summary />
-        {!completed && (
-          <div className="checkout-mobile-bar">
-            <BackButton state={state} bootstrap={b} />
-            <ContinueButton />
-          </div>
-        )}
-      </div>
-    );
+    content = <CheckoutGrid state={state} bootstrap={b} loggedIn={loggedIn} />;
   }
 
   return (

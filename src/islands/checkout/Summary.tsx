@@ -13,7 +13,8 @@ import { cancellationText, costLines, deliveryLine } from '../../domain/pricing.
 import { coursePageUrl, educatorPageUrl } from '../../domain/links.ts';
 import { locationText } from '../../domain/locations.ts';
 import { formatOccurrenceRange } from '../../lib/format.ts';
-import { flowTitle } from '../../domain/checkout/flows.ts';
+import { flowRules, flowTitle } from '../../domain/checkout/flows.ts';
+import { stepStateOf } from '../../domain/checkout/step-state.ts';
 import { money, useCurrency, usePricesVisible } from './shared.tsx';
 
 export function ContinueButton({ className = '' }: { className?: string }) {
@@ -33,49 +34,47 @@ function useDetailLines(): string[] {
   const occurrences = useStore($occurrences);
   const course = bootstrap.course;
   const educator = bootstrap.educator!;
-  const dated = !!state && (state.flow === 'booking' || state.flow === 'bookingApplication') && !!state.occurrenceId;
+  // A dated flow (its rules: booking, bookingApplication) shows its occurrence's date and delivery.
+  const dated = !!state && flowRules(state.flow).dated;
+  const occurrenceShown = dated && !!state.occurrenceId;
   useEffect(() => {
     // The date and delivery lines of the chosen occurrence.
-    if (dated) void loadOccurrences();
-  }, [dated]);
+    if (occurrenceShown) void loadOccurrences();
+  }, [occurrenceShown]);
   return useMemo(() => {
     const lines: string[] = [];
     // A flow without a course (gift voucher, membership) has no date, delivery or cancellation lines.
     if (!course) return lines;
-    const dated = state && (state.flow === 'booking' || state.flow === 'bookingApplication');
     if (dated && state.occurrenceId) {
       const occ = occurrences?.find((o) => o._id === state.occurrenceId);
-      const picked = state.stepState.date?.state?.selectedDate as { start_datetime?: number; end_datetime?: number } | undefined;
+      const picked = stepStateOf(state.stepState, 'date')?.selectedDate;
       const start = occ?.start_datetime ?? picked?.start_datetime;
       const end = occ?.end_datetime ?? picked?.end_datetime;
       if (start && end) lines.push(formatOccurrenceRange(start, end, occ?.timezone));
       if (occ) lines.push(...deliveryLine({ courseType: course.type, delivery: occ.delivery, address: locationText(occ.address), keyword: course.keyword }));
-    } else if (state?.flow === 'order' || course.type === 'on-demand') {
+    } else if (course.type === 'on-demand') {
+      // The order flow (its course is on-demand).
       lines.push(...deliveryLine({ courseType: 'on-demand', keyword: course.keyword }));
-    } else if (state?.flow === 'request') {
-      const dates = state.stepState.dates?.state as { availableDate?: string | null; preferredDates?: string[] } | undefined;
+    } else if (state) {
+      // What the steps recorded: the requested slot or the preferred dates, and the chosen delivery (request).
+      const dates = stepStateOf(state.stepState, 'dates');
       if (dates?.availableDate) {
         lines.push(new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' }).format(Date.parse(dates.availableDate)));
       } else if (dates?.preferredDates?.length) {
         lines.push(dates.preferredDates.map((d) => new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: 'UTC' }).format(Date.parse(d.slice(0, 10)))).join(', '));
       }
-      const delivery = state.stepState.delivery?.state?.delivery as { type?: string; address?: string; location_ref?: string } | undefined;
+      const delivery = stepStateOf(state.stepState, 'delivery')?.delivery;
       if (delivery?.type === 'Online') lines.push(...deliveryLine({ courseType: course.type, delivery: 'online' }));
       else if (delivery?.type === 'Educator travels') lines.push(...deliveryLine({ courseType: course.type, delivery: 'in-person', address: delivery.address }));
       else if (delivery?.type === 'Student travels') {
         const location = bootstrap.locations.find((l) => l._id === delivery.location_ref);
         lines.push(...deliveryLine({ courseType: course.type, delivery: 'in-person', address: location?.formatted.replace(/\n/g, ', ') }));
       }
-    } else if (state) {
-      const dates = state.stepState.dates?.state as { preferredDates?: string[] } | undefined;
-      if (dates?.preferredDates?.length) {
-        lines.push(dates.preferredDates.map((d) => new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: 'UTC' }).format(Date.parse(d.slice(0, 10)))).join(', '));
-      }
     }
     const cancellation = cancellationText(educator.cancellationAllowed, course.type);
     if (cancellation) lines.push(cancellation);
     return lines;
-  }, [state, occurrences, course, educator, bootstrap.locations]);
+  }, [state, dated, occurrences, course, educator, bootstrap.locations]);
 }
 
 export default function Summary() {
@@ -95,12 +94,13 @@ export default function Summary() {
   const lines = summary && pricesVisible ? costLines(summary, summary.platform_fee) : [];
   const total = summary?.total_cost ?? state?.totalCost ?? null;
   const completed = state?.status === 'completed';
+  const flow = state?.flow ?? bootstrap.flow;
 
   return (
     <aside className="checkout-summary panel" aria-labelledby="checkout-summary-heading">
       <h2 id="checkout-summary-heading" className="visually-hidden">Summary</h2>
       <p className="checkout-summary__course">
-        {course && courseHref ? <a href={courseHref} {...newTab}>{course.name}</a> : flowTitle(state?.flow ?? bootstrap.flow ?? 'booking')}
+        {course && courseHref ? <a href={courseHref} {...newTab}>{course.name}</a> : flow ? flowTitle(flow) : ''}
       </p>
       <p className="checkout-summary__educator small">
         <a href={educatorHref} {...newTab}>{byEducatorText(educator.name)}</a>

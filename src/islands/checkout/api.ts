@@ -6,6 +6,7 @@
 import { apiUrl } from '../../lib/api.ts';
 import { problemFromBody, problems, type Problem } from '../../domain/problems.ts';
 import { FLOW_RULES, initialisePath, type Flow } from '../../domain/checkout/flows.ts';
+import type { CheckoutState as AnyCheckoutState } from '../../domain/checkout/state.ts';
 import type { CostSummaryRequest } from '../../domain/checkout/ui.ts';
 import { authHeaders } from './identity.ts';
 import type { CheckoutState, CostSummaryView, FormView, OccurrenceView, PaymentOptionsView } from './types.ts';
@@ -57,6 +58,15 @@ async function call<T>(path: string, init: RequestInit = {}): Promise<T> {
 
 const post = <T>(path: string, body: unknown) => call<T>(path, { method: 'POST', body: JSON.stringify(body) });
 
+/**
+ * A checkout's state, at the screen's boundary. The server answers about any registered flow (`FlowName`); the
+ * screen asks only about the checkout it opened, of the product flow its page named (the bootstrap takes only a
+ * `Flow`, `isFlow`), so the answer is read as that flow's and the screen asks the flow's rules exhaustively.
+ */
+async function productState(answer: Promise<AnyCheckoutState>): Promise<CheckoutState> {
+  return (await answer) as CheckoutState;
+}
+
 export interface InitialiseBody {
   checkoutId: string | null;
   /** A course flow's course; a flow that sells from the educator sends `educatorId` instead. */
@@ -86,14 +96,15 @@ export interface MembershipPlanOption { id: string; name: string; description: s
 export const checkoutApi = {
   giftVouchers: (educatorId: string) => call<GiftVoucherOffer>(`/educators/${encodeURIComponent(educatorId)}/gift-vouchers`),
   membershipPlans: (educatorId: string) => call<{ plans: MembershipPlanOption[] }>(`/educators/${encodeURIComponent(educatorId)}/membership-plans`),
-  initialise: (flow: Flow, body: InitialiseBody) => post<CheckoutState>(initialisePath(flow), body),
+  initialise: (flow: Flow, body: InitialiseBody) => productState(post<AnyCheckoutState>(initialisePath(flow), body)),
   /** The state a new checkout of a flow without a course would start in, written nowhere (`_id` empty). */
-  preview: (flow: Flow, educatorId: string, origin: string) =>
-    call<CheckoutState>(`/checkout/preview/${FLOW_RULES[flow].pathSlug}?educatorId=${encodeURIComponent(educatorId)}&origin=${encodeURIComponent(origin)}`),
-  get: (checkoutId: string) => call<CheckoutState>(`/checkout/${encodeURIComponent(checkoutId)}`),
+  preview: (flow: Flow, educatorId: string, origin: string) => productState(
+    call<AnyCheckoutState>(`/checkout/preview/${FLOW_RULES[flow].pathSlug}?educatorId=${encodeURIComponent(educatorId)}&origin=${encodeURIComponent(origin)}`),
+  ),
+  get: (checkoutId: string) => productState(call<AnyCheckoutState>(`/checkout/${encodeURIComponent(checkoutId)}`)),
   /** The submit-response envelope: {action, payload}. */
   submit: (checkoutId: string, action: string, payload: object) =>
-    post<CheckoutState>(`/checkout/${encodeURIComponent(checkoutId)}/submit-response`, { action, payload }),
+    productState(post<AnyCheckoutState>(`/checkout/${encodeURIComponent(checkoutId)}/submit-response`, { action, payload })),
   form: (formId: string) => call<FormView>(`/forms/${encodeURIComponent(formId)}/view`),
   studentMetadata: (formId: string) => call<{ values?: Record<string, unknown> } & Record<string, unknown>>(`/student_metadata/form/${encodeURIComponent(formId)}`),
   costSummary: (body: CostSummaryRequest) => post<CostSummaryView & { pricing_hidden?: boolean }>('/custom/get-checkout-summary', body),

@@ -1,10 +1,11 @@
 /**
  * Small pieces every step uses: the step heading (focus target on step change), the spinner, the +/-
- * quantity control, the Continue registration and price texts that respect hidden pricing.
+ * quantity control, the Continue registration, the cost summary preview and price texts that respect hidden pricing.
  */
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, type DependencyList, type ReactNode } from 'react';
 import { useStore } from '@nanostores/react';
-import { $bootstrap, $checkout, $continue, STEP_FORM_ID } from '../../stores/checkout.ts';
+import { $bootstrap, $checkout, $continue, STEP_FORM_ID, refreshCostSummary } from '../../stores/checkout.ts';
+import { costSummaryRequest, type CostSummaryRequestInput } from '../../domain/checkout/ui.ts';
 import { ADD_ONE_TO_BASKET, REMOVE_ONE_FROM_BASKET } from '../../domain/checkout/constants.ts';
 import { checkoutPricesVisible, offerPriceText } from '../../domain/pricing.ts';
 import { formatPence } from '../../domain/money.ts';
@@ -37,6 +38,21 @@ export function useContinue(value: { enabled: boolean; label?: string } | null):
     $continue.set(present ? { enabled: !!enabled, label } : null);
   }, [present, enabled, label]);
   useEffect(() => () => $continue.set(null), []);
+}
+
+/**
+ * Asks for the cost summary a quarter second after the selection last changed, so quick +/- presses make one
+ * request. `input` null: nothing to price yet. `deps` are what the input is built from: the wait restarts when
+ * one of them changes.
+ */
+export function useCostSummaryPreview(input: CostSummaryRequestInput | null, deps: DependencyList): void {
+  useEffect(() => {
+    if (!input) return;
+    const timer = window.setTimeout(() => {
+      void refreshCostSummary(costSummaryRequest(input));
+    }, 250);
+    return () => window.clearTimeout(timer);
+  }, deps); // eslint-disable-line react-hooks/exhaustive-deps -- the caller lists what the input is built from; the input itself is a new object on every render
 }
 
 /** The step's form: Enter submits, and so do the Continue buttons (form attribute). */

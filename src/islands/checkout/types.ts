@@ -6,9 +6,12 @@
 import type { Flow, CheckoutOrigin } from '../../domain/checkout/flows.ts';
 import type { Problem } from '../../domain/problems.ts';
 import type { FormDefinition } from '../../domain/checkout/validation.ts';
+import type { CheckoutState as DomainCheckoutState } from '../../domain/checkout/state.ts';
 import type { PaymentOptions } from '../../domain/checkout/paymentMethods.ts';
 
-export type AppContext = 'marketplace' | 'minisite' | 'embed';
+import type { AppContext } from '../../domain/app-context.ts';
+
+export type { AppContext };
 
 export interface OfferView {
   _id: string;
@@ -103,7 +106,13 @@ export interface CheckoutBootstrap {
   problem: Problem | null;
 }
 
-export type { CheckoutOutcome, CheckoutState, CostSummaryView, StepEntry, SummaryLineView } from '../../domain/checkout/state.ts';
+export type { CheckoutOutcome, CostSummaryView, StepEntry, SummaryLineView } from '../../domain/checkout/state.ts';
+
+/**
+ * The state as the screen reads it: of one of the product's flows (the checkout page opens no other:
+ * `checkoutApi` reads its answers so), so the screen asks the flow's rules without a fallback.
+ */
+export type CheckoutState = DomainCheckoutState<Flow>;
 
 export interface PaymentOptionsView extends PaymentOptions {
   invoice_due_days?: number | null;

@@ -3,7 +3,7 @@
  * page as the redirect). On the main site a visitor who is not signed in is redirected there at once.
  */
 import type { AstroGlobal } from 'astro';
-import type { SessionUser } from '../../../api/auth/types.ts';
+import type { SessionUser } from '../../domain/session-user.ts';
 import { noStore, pageSite, pageUser } from '../../lib/page-locals.ts';
 import { pageServices } from '../../lib/page-services.ts';
 

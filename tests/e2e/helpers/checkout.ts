@@ -1,6 +1,7 @@
 /**
  * Steps of the checkout screen that several browser tests walk through (spec 2.14), on a page or inside a frame.
  */
+import { expect } from 'vitest';
 import type { FrameLocator, Page } from 'playwright-core';
 
 export type Root = Page | FrameLocator;
@@ -36,4 +37,33 @@ export async function pickCalendarSlot(root: Root, place: { day: number; slot: n
   const slots = root.locator('.slot');
   await slots.first().waitFor();
   await slots.nth(Math.min(place.slot, (await slots.count()) - 1)).click();
+}
+
+const POLL = { timeout: 15_000, interval: 100 };
+
+const headingLocator = (root: Root, name: string | RegExp) => root.getByRole('heading', { name, level: 2 }).first();
+
+/** Waits for a step's heading; the error banner instead fails with its text. */
+export async function stepHeading(root: Root, name: string | RegExp): Promise<void> {
+  const banner = root.locator('.checkout-error');
+  await headingLocator(root, name).or(banner).first().waitFor();
+  if (await banner.isVisible() && !(await headingLocator(root, name).isVisible())) throw new Error(`Expected "${name}", the error banner says: ${await banner.textContent()}`);
+}
+
+/** The summary's Continue button. */
+export async function continueCheckout(root: Root): Promise<void> {
+  await root.locator('.checkout-summary__continue').click();
+}
+
+/** Sets an offer's quantity with its +/- buttons (the group is labelled by the offer's name). */
+export async function setQuantity(root: Root, offer: string, target: number): Promise<void> {
+  const row = root.getByRole('group', { name: offer, exact: true });
+  const value = row.locator('output');
+  for (let guard = 0; guard < 10; guard++) {
+    const current = Number(await value.textContent());
+    if (current === target) return;
+    await row.getByRole('button', { name: current < target ? 'Add one to basket' : 'Remove one from basket' }).click();
+    await expect.poll(async () => Number(await value.textContent()), POLL).not.toBe(current);
+  }
+  throw new Error(`could not set ${offer} to ${target}`);
 }

@@ -4,7 +4,8 @@
  * arrives last (a page taken back to a step it had left would wait there for a learner who already moved on).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { supersedes, type CheckoutState } from '../../../src/domain/checkout/state.ts';
+import { supersedes } from '../../../src/domain/checkout/state.ts';
+import type { CheckoutState } from '../../../src/islands/checkout/types.ts';
 import { $checkout, reloadCheckout, submitAction } from '../../../src/stores/checkout.ts';
 
 describe('supersedes', () => {

@@ -6,6 +6,7 @@ import {
   defaultOfferSelection,
   defaultRequestPricing,
   pickLocation,
+  requestPricingSpaces,
   showDurationChoice,
   showLocationDropdown,
 } from '../../../src/domain/checkout/defaults.ts';
@@ -57,5 +58,16 @@ describe('defaults when nothing is stored (spec 4)', () => {
     expect(showLocationDropdown(2)).toBe(true);
     expect(pickLocation('l1', '')).toBe('l1');
     expect(pickLocation('l1', 'l2')).toBe('l2');
+  });
+});
+
+describe('requestPricingSpaces (spec 3 delivery.requestedSpaces, spec 5 "spaces already selected")', () => {
+  const offers = [{ _id: 'solo', spaces: 1 }, { _id: 'pair', spaces: 2 }, { _id: 'unset', spaces: null }];
+  it('counts each offer line as quantity × its spaces, 1 when the offer sets none', () => {
+    expect(requestPricingSpaces({ type: 'offers', offers: { solo: 1, pair: 2, unset: 3 }, addOns: { apron: 5 } }, offers)).toBe(1 + 4 + 3);
+    expect(requestPricingSpaces({ type: 'offers', offers: { pair: 0 }, addOns: {} }, offers)).toBe(0);
+  });
+  it('is the "Number of people" when priced by spaces', () => {
+    expect(requestPricingSpaces({ type: 'spaces', quantity: 6 }, offers)).toBe(6);
   });
 });

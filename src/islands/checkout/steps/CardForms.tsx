@@ -18,6 +18,7 @@ import { cardProviderProblem, problems } from '../../../domain/problems.ts';
 const cardRedirectFailedProblem = () => problems.cardRedirectFailed();
 import { checkoutApi, toProblem } from '../api.ts';
 import type { PublicProviderConfig } from '../types.ts';
+import { stepStateOf } from '../../../domain/checkout/step-state.ts';
 
 /** The widget of the provider that takes the method (undefined: not offered, never rendered). */
 type CardConfig = PublicProviderConfig | undefined;
@@ -182,7 +183,7 @@ function StripeElementForm({ config, clientSecret, billing, busy, setBusy, submi
   const stripeRef = useRef<{ stripe: Stripe; elements: StripeElements } | null>(null);
   const [ready, setReady] = useState(false);
   const publishableKey = config?.provider === 'stripe' ? config.publishableKey : '';
-  const connectedAccount = (state?.stepState.payment?.state as { connectedAccountId?: string | null } | undefined)?.connectedAccountId ?? undefined;
+  const connectedAccount = stepStateOf(state?.stepState, 'payment')?.connectedAccountId ?? undefined;
 
   useEffect(() => {
     let cancelled = false;

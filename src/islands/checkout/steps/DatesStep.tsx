@@ -1,27 +1,21 @@
 /**
- * The Dates step.
- * - request: calendar-based ("Select a Date & Time", spec 4 "Request flow rules" — the server's
+ * The Dates step, as the flow's rules name it (FlowRules.dates):
+ * - 'request': calendar-based ("Select a Date & Time", spec 4 "Request flow rules" — the server's
  *   rules.calendarBased) or "Preferred Dates" ("request preferred dates selected").
- * - dateBookingRequest / groupBookingRequest: Preferred Dates plus Offers and Add-ons
+ * - 'preferred dates with offers' (dateBookingRequest, groupBookingRequest): Preferred Dates plus Offers and Add-ons
  *   ("dates and prices selected" {selectedDates, selectedOffers, selectedAddons}).
  */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useStore } from '@nanostores/react';
-import { $bootstrap, $checkout, refreshCostSummary, submitAction } from '../../../stores/checkout.ts';
+import { $bootstrap, $checkout, submitAction } from '../../../stores/checkout.ts';
 import { requestDatesTitle, STEP_LABELS } from '../../../domain/checkout/steps.ts';
-import { costSummaryRequest } from '../../../domain/checkout/ui.ts';
+import { stepStateOf, type DatesState } from '../../../domain/checkout/step-state.ts';
+import { flowRules } from '../../../domain/checkout/flows.ts';
 import type { SelectedOffer } from '../../../domain/pricing.ts';
 import CalendarDates from './Calendar.tsx';
 import PreferredDates from './PreferredDates.tsx';
 import { AddOnsList, OffersList, type AddOnLine } from './OffersPicker.tsx';
-import { StepForm, StepHeading, useContinue, useCurrency, usePricesVisible } from '../shared.tsx';
-
-interface DatesState {
-  type?: string;
-  preferredDates?: string[];
-  offers?: SelectedOffer[];
-  addOns?: AddOnLine[];
-}
+import { StepForm, StepHeading, useContinue, useCostSummaryPreview, useCurrency, usePricesVisible } from '../shared.tsx';
 
 function storedDates(state: DatesState | null): string[] {
   const dates = (state?.preferredDates ?? []).map((d) => d.slice(0, 10));
@@ -30,7 +24,7 @@ function storedDates(state: DatesState | null): string[] {
 
 function RequestPreferredDates() {
   const state = useStore($checkout)!;
-  const stored = (state.stepState.dates?.state ?? null) as DatesState | null;
+  const stored = stepStateOf(state.stepState, 'dates');
   const [dates, setDates] = useState<string[]>(storedDates(stored));
   useContinue({ enabled: true });
   return (
@@ -47,19 +41,13 @@ function GroupDates() {
   const course = bootstrap.course!;
   const pricesVisible = usePricesVisible();
   const currency = useCurrency();
-  const stored = (state.stepState.dates?.state ?? null) as DatesState | null;
-  const defaults = (state.defaults?.price ?? {}) as { offers?: SelectedOffer[] };
+  const stored = stepStateOf(state.stepState, 'dates');
   const [dates, setDates] = useState<string[]>(storedDates(stored));
-  const [offers, setOffers] = useState<SelectedOffer[]>(stored?.offers ?? defaults.offers ?? []);
+  const [offers, setOffers] = useState<SelectedOffer[]>(stored?.offers ?? state.defaults?.price?.offers ?? []);
   const [addOns, setAddOns] = useState<AddOnLine[]>(stored?.addOns ?? []);
   useContinue({ enabled: true });
 
-  useEffect(() => {
-    const timer = window.setTimeout(() => {
-      void refreshCostSummary(costSummaryRequest({ courseId: course.id, offers, addOns, origin: state.origin }));
-    }, 250);
-    return () => window.clearTimeout(timer);
-  }, [offers, addOns, course.id, state.origin]);
+  useCostSummaryPreview({ courseId: course.id, offers, addOns, origin: state.origin }, [offers, addOns, course.id, state.origin]);
 
   return (
     <StepForm onSubmit={() => void submitAction('dates and prices selected', { selectedDates: dates, selectedOffers: offers, selectedAddons: addOns })}>
@@ -76,9 +64,9 @@ function GroupDates() {
 export default function DatesStep() {
   const bootstrap = useStore($bootstrap)!;
   const state = useStore($checkout)!;
-  if (state.flow !== 'request') return <GroupDates />;
+  if (flowRules(state.flow).dates !== 'request') return <GroupDates />;
   if (state.rules?.calendarBased) {
-    const delivery = state.stepState.delivery?.state as { selectedDurationId?: string | null } | undefined;
+    const delivery = stepStateOf(state.stepState, 'delivery');
     const option = bootstrap.course!.durationPricing.find((d) => d._id === delivery?.selectedDurationId);
     const minutes = option?.duration ?? bootstrap.course!.courseDuration ?? null;
     return <CalendarDates durationMinutes={minutes} />;

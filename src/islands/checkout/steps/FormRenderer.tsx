@@ -54,141 +54,192 @@ export interface FormRendererProps {
   autocompleteSection?: string;
 }
 
+/** What every control of a field shares: its ids, name, required state, error and description links. */
+function controlProps(id: string, key: string, isRequired: boolean, error: string | undefined, describedBy: string | undefined) {
+  return {
+    id,
+    name: key,
+    required: isRequired,
+    'aria-required': isRequired || undefined,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': describedBy,
+  } as const;
+}
+
+function LabelText({ label, isRequired }: { label: string; isRequired: boolean }) {
+  return (
+    <>
+      {label}
+      {isRequired && <span aria-hidden="true"> *</span>}
+    </>
+  );
+}
+
+function FieldHelp({ id, description, error }: { id: string; description: string | null; error: string | undefined }) {
+  return (
+    <>
+      {description && <p id={`${id}-description`} className="field__help small muted">{description}</p>}
+      {error && <p id={`${id}-error`} className="field__error small">{error}</p>}
+    </>
+  );
+}
+
+/** The checkbox and radio fields: a fieldset of options, its legend the field's label. */
+function OptionsFieldset({ id, describedBy, error, legend, help, children }: {
+  id: string; describedBy: string | undefined; error: string | undefined; legend: ReactNode; help: ReactNode; children: ReactNode;
+}) {
+  return (
+    <fieldset className="field radio-group" id={id} tabIndex={-1} aria-describedby={describedBy} aria-invalid={error ? true : undefined}>
+      <legend>{legend}</legend>
+      {children}
+      {help}
+    </fieldset>
+  );
+}
+
+/** The control of a field shown under its own label: a select, a textarea, a number or another input. */
+function LabelledControl({ field, type, common, auto, text, locked, onValue }: {
+  field: FormField; type: string; common: ReturnType<typeof controlProps>; auto: string; text: string; locked: boolean; onValue: (value: unknown) => void;
+}) {
+  switch (type) {
+    case 'dropdown':
+      return (
+        <select {...common} value={text} onChange={(e) => onValue(e.target.value)}>
+          <option value="">Select…</option>
+          {itemsOf(field).map((item) => <option key={item.value} value={item.value}>{item.label}</option>)}
+        </select>
+      );
+    case 'textarea':
+    case 'address':
+      return <textarea {...common} rows={type === 'address' ? 3 : 4} autoComplete={auto} value={text} onChange={(e) => onValue(e.target.value)} />;
+    case 'number':
+      return (
+        <input
+          {...common}
+          type="number"
+          inputMode="numeric"
+          value={text}
+          onChange={(e) => onValue(e.target.value === '' ? null : Number(e.target.value))}
+        />
+      );
+    default:
+      return (
+        <input
+          {...common}
+          type={INPUT_TYPE[type] ?? 'text'}
+          autoComplete={auto}
+          value={text}
+          disabled={locked}
+          readOnly={locked}
+          onChange={(e) => onValue(e.target.value)}
+        />
+      );
+  }
+}
+
+interface FieldProps {
+  field: FormField;
+  value: unknown;
+  onValue: (value: unknown) => void;
+  role: FormRendererProps['role'];
+  pathPrefix: string;
+  required: boolean;
+  error: string | undefined;
+  autocompleteSection?: string;
+}
+
+function FormFieldControl({ field, value, onValue, role, pathPrefix, required, error, autocompleteSection }: FieldProps) {
+  const type = field.data_type ?? 'text';
+  const key = `${pathPrefix}.${field._id}`;
+  const id = fieldDomId(key);
+  const label = field.label?.trim() || field._id;
+  const locked = isFieldLocked(field._id, role);
+  const isRequired = required && type !== 'statement';
+  const description = locked ? SYSTEM_EMAIL_LOCKED_DESCRIPTION : field.description?.trim() || null;
+  const describedBy = [description ? `${id}-description` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
+  const auto = AUTOCOMPLETE[type] ? `${autocompleteSection ? `section-${autocompleteSection} ` : ''}${AUTOCOMPLETE[type]}` : 'off';
+  const common = controlProps(id, key, isRequired, error, describedBy);
+  const labelText = <LabelText label={label} isRequired={isRequired} />;
+  const help = <FieldHelp id={id} description={description} error={error} />;
+  const text = typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+
+  switch (type) {
+    case 'statement':
+      return (
+        <div className="form-statement" id={id}>
+          <p>{label}</p>
+          {field.description && <p className="small muted">{field.description}</p>}
+        </div>
+      );
+    case 'boolean':
+      return (
+        <div className="field field--check">
+          <input {...common} type="checkbox" checked={value === true} onChange={(e) => onValue(e.target.checked)} />
+          <label htmlFor={id}>{labelText}</label>
+          {help}
+        </div>
+      );
+    case 'checkbox': {
+      const chosen = Array.isArray(value) ? (value as string[]) : [];
+      return (
+        <OptionsFieldset id={id} describedBy={describedBy} error={error} legend={labelText} help={help}>
+          {itemsOf(field).map((item, index) => (
+            <label key={item.value} className="radio-option">
+              <input
+                type="checkbox"
+                id={index === 0 ? `${id}-0` : undefined}
+                name={key}
+                value={item.value}
+                checked={chosen.includes(item.value)}
+                onChange={(e) => onValue(e.target.checked ? [...chosen, item.value] : chosen.filter((v) => v !== item.value))}
+              />
+              <span>{item.label}</span>
+            </label>
+          ))}
+        </OptionsFieldset>
+      );
+    }
+    case 'radio':
+      return (
+        <OptionsFieldset id={id} describedBy={describedBy} error={error} legend={labelText} help={help}>
+          {itemsOf(field).map((item) => (
+            <label key={item.value} className="radio-option">
+              <input type="radio" name={key} value={item.value} required={isRequired} checked={text === item.value} onChange={() => onValue(item.value)} />
+              <span>{item.label}</span>
+            </label>
+          ))}
+        </OptionsFieldset>
+      );
+    default:
+      return (
+        <div className="field">
+          <label htmlFor={id}>{labelText}</label>
+          <LabelledControl field={field} type={type} common={common} auto={auto} text={text} locked={locked} onValue={onValue} />
+          {help}
+        </div>
+      );
+  }
+}
+
 export default function FormRenderer({ form, values, onChange, role, pathPrefix, errors = {}, autocompleteSection }: FormRendererProps) {
   const required = new Set(requiredFieldIds(form));
   const set = (id: string, value: unknown) => onChange({ ...values, [id]: value });
 
   return (
     <div className="form-fields stack">
-      {displayedFields(form).map((field) => {
-        const type = field.data_type ?? 'text';
-        const key = `${pathPrefix}.${field._id}`;
-        const id = fieldDomId(key);
-        const label = field.label?.trim() || field._id;
-        const locked = isFieldLocked(field._id, role);
-        const isRequired = required.has(field._id) && type !== 'statement';
-        const description = locked ? SYSTEM_EMAIL_LOCKED_DESCRIPTION : field.description?.trim() || null;
-        const error = errors[key];
-        const describedBy = [description ? `${id}-description` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
-        const auto = AUTOCOMPLETE[type] ? `${autocompleteSection ? `section-${autocompleteSection} ` : ''}${AUTOCOMPLETE[type]}` : 'off';
-        const common = {
-          id,
-          name: key,
-          required: isRequired,
-          'aria-required': isRequired || undefined,
-          'aria-invalid': error ? true : undefined,
-          'aria-describedby': describedBy,
-        } as const;
-        const labelText = (
-          <>
-            {label}
-            {isRequired && <span aria-hidden="true"> *</span>}
-          </>
-        );
-        const help = (
-          <>
-            {description && <p id={`${id}-description`} className="field__help small muted">{description}</p>}
-            {error && <p id={`${id}-error`} className="field__error small">{error}</p>}
-          </>
-        );
-        const text = typeof values[field._id] === 'string' || typeof values[field._id] === 'number' ? String(values[field._id]) : '';
-        let control: ReactNode;
-
-        switch (type) {
-          case 'statement':
-            return (
-              <div key={field._id} className="form-statement" id={id}>
-                <p>{label}</p>
-                {field.description && <p className="small muted">{field.description}</p>}
-              </div>
-            );
-          case 'boolean':
-            return (
-              <div key={field._id} className="field field--check">
-                <input {...common} type="checkbox" checked={values[field._id] === true} onChange={(e) => set(field._id, e.target.checked)} />
-                <label htmlFor={id}>{labelText}</label>
-                {help}
-              </div>
-            );
-          case 'checkbox': {
-            const chosen = Array.isArray(values[field._id]) ? (values[field._id] as string[]) : [];
-            return (
-              <fieldset key={field._id} className="field radio-group" id={id} tabIndex={-1} aria-describedby={describedBy} aria-invalid={error ? true : undefined}>
-                <legend>{labelText}</legend>
-                {itemsOf(field).map((item, index) => (
-                  <label key={item.value} className="radio-option">
-                    <input
-                      type="checkbox"
-                      id={index === 0 ? `${id}-0` : undefined}
-                      name={key}
-                      value={item.value}
-                      checked={chosen.includes(item.value)}
-                      onChange={(e) => set(field._id, e.target.checked ? [...chosen, item.value] : chosen.filter((v) => v !== item.value))}
-                    />
-                    <span>{item.label}</span>
-                  </label>
-                ))}
-                {help}
-              </fieldset>
-            );
-          }
-          case 'radio':
-            return (
-              <fieldset key={field._id} className="field radio-group" id={id} tabIndex={-1} aria-describedby={describedBy} aria-invalid={error ? true : undefined}>
-                <legend>{labelText}</legend>
-                {itemsOf(field).map((item) => (
-                  <label key={item.value} className="radio-option">
-                    <input type="radio" name={key} value={item.value} required={isRequired} checked={text === item.value} onChange={() => set(field._id, item.value)} />
-                    <span>{item.label}</span>
-                  </label>
-                ))}
-                {help}
-              </fieldset>
-            );
-          case 'dropdown':
-            control = (
-              <select {...common} value={text} onChange={(e) => set(field._id, e.target.value)}>
-                <option value="">Select…</option>
-                {itemsOf(field).map((item) => <option key={item.value} value={item.value}>{item.label}</option>)}
-              </select>
-            );
-            break;
-          case 'textarea':
-          case 'address':
-            control = <textarea {...common} rows={type === 'address' ? 3 : 4} autoComplete={auto} value={text} onChange={(e) => set(field._id, e.target.value)} />;
-            break;
-          case 'number':
-            control = (
-              <input
-                {...common}
-                type="number"
-                inputMode="numeric"
-                value={text}
-                onChange={(e) => set(field._id, e.target.value === '' ? null : Number(e.target.value))}
-              />
-            );
-            break;
-          default:
-            control = (
-              <input
-                {...common}
-                type={INPUT_TYPE[type] ?? 'text'}
-                autoComplete={auto}
-                value={text}
-                disabled={locked}
-                readOnly={locked}
-                onChange={(e) => set(field._id, e.target.value)}
-              />
-            );
-        }
-        return (
-          <div key={field._id} className="field">
-            <label htmlFor={id}>{labelText}</label>
-            {control}
-            {help}
-          </div>
-        );
-      })}
+      {displayedFields(form).map((field) => (
+        <FormFieldControl
+          key={field._id}
+          field={field}
+          value={values[field._id]}
+          onValue={(value) => set(field._id, value)}
+          role={role}
+          pathPrefix={pathPrefix}
+          required={required.has(field._id)}
+          error={errors[`${pathPrefix}.${field._id}`]}
+          autocompleteSection={autocompleteSection}
+        />
+      ))}
     </div>
   );
 }

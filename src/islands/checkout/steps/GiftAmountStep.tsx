@@ -12,6 +12,7 @@ import { fieldDomId } from '../../../domain/checkout/ui.ts';
 import { formatPence } from '../../../domain/money.ts';
 import { checkoutApi, type GiftVoucherOffer } from '../api.ts';
 import { Spinner, StepForm, StepHeading, useContinue } from '../shared.tsx';
+import { stepStateOf } from '../../../domain/checkout/step-state.ts';
 
 const CUSTOM = 'custom';
 
@@ -19,7 +20,7 @@ export default function GiftAmountStep() {
   const bootstrap = useStore($bootstrap)!;
   const state = useStore($checkout)!;
   const [offer, setOffer] = useState<GiftVoucherOffer | null>(null);
-  const stored = (state.stepState.giftAmount?.state as { amount?: number } | undefined)?.amount ?? null;
+  const stored = stepStateOf(state.stepState, 'giftAmount')?.amount ?? null;
   const [choice, setChoice] = useState<string>(stored !== null ? String(stored) : '');
   const [custom, setCustom] = useState('');
 

@@ -9,6 +9,7 @@ import { STEP_TITLES } from '../../../domain/checkout/steps.ts';
 import { fieldDomId } from '../../../domain/checkout/ui.ts';
 import { MAX_GIFT_MESSAGE, type GiftDetails } from '../../../domain/gift-limits.ts';
 import { StepForm, StepHeading, useContinue } from '../shared.tsx';
+import { stepStateOf } from '../../../domain/checkout/step-state.ts';
 
 const FIELDS: { key: keyof GiftDetails; label: string; type: string; autoComplete?: string }[] = [
   { key: 'buyerName', label: 'Your name', type: 'text', autoComplete: 'name' },
@@ -19,8 +20,8 @@ const FIELDS: { key: keyof GiftDetails; label: string; type: string; autoComplet
 
 export default function GiftDetailsStep() {
   const state = useStore($checkout)!;
-  const stored = state.stepState.giftDetails?.state as unknown as GiftDetails | undefined;
-  const defaults = (state.defaults.giftDetails ?? {}) as Partial<GiftDetails>;
+  const stored = stepStateOf(state.stepState, 'giftDetails');
+  const defaults: Partial<GiftDetails> = state.defaults?.giftDetails ?? {};
   const [values, setValues] = useState<GiftDetails>({
     buyerName: '', buyerEmail: '', recipientName: '', recipientEmail: '', message: '', sendDate: '', ...defaults, ...stored,
   });

@@ -130,6 +130,12 @@ export interface AppliedVoucher {
   code: string;
 }
 
+/** A promo code or gift card chosen before comes back by its id (the server knows it as this checkout's). */
+export function storedVoucher(stored: { voucherId?: string | null; giftCardId?: string | null } | null | undefined): AppliedVoucher | null {
+  const id = stored?.voucherId || stored?.giftCardId;
+  return id ? { id, code: '' } : null;
+}
+
 /** Spec 2.14 / 5 / 8: the promo code box (only when some offer costs money). */
 export function PromoBox(props: {
   offers: OfferView[];

@@ -10,11 +10,12 @@ import { checkoutApi } from '../api.ts';
 import { StepForm, StepHeading, useContinue } from '../shared.tsx';
 
 import type { MembershipPlanOption as PlanView } from '../api.ts';
+import { stepStateOf } from '../../../domain/checkout/step-state.ts';
 
 export default function PlanStep() {
   const bootstrap = useStore($bootstrap)!;
   const state = useStore($checkout)!;
-  const stored = (state.stepState.plan?.state as { planId?: string } | undefined)?.planId ?? null;
+  const stored = stepStateOf(state.stepState, 'plan')?.planId ?? null;
   const [plans, setPlans] = useState<PlanView[] | null>(null);
   const [chosen, setChosen] = useState<string | null>(stored);
   useEffect(() => {

@@ -6,75 +6,95 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import { useStore } from '@nanostores/react';
-import { $bootstrap, $checkout, $occurrences, loadOccurrences, refreshCostSummary, submitAction } from '../../../stores/checkout.ts';
-import { STEP_LABELS, STEP_TITLES } from '../../../domain/checkout/steps.ts';
-import { costSummaryRequest } from '../../../domain/checkout/ui.ts';
+import { $bootstrap, $checkout, $occurrences, loadOccurrences, submitAction } from '../../../stores/checkout.ts';
+import { PRICING_ACTIONS, STEP_LABELS, STEP_TITLES } from '../../../domain/checkout/steps.ts';
+import { stepStateOf, type PriceState } from '../../../domain/checkout/step-state.ts';
 import type { SelectedOffer } from '../../../domain/pricing.ts';
-import { AddOnsList, OffersList, PromoBox, type AddOnLine, type AppliedVoucher } from './OffersPicker.tsx';
+import { AddOnsList, OffersList, PromoBox, storedVoucher, type AddOnLine, type AppliedVoucher } from './OffersPicker.tsx';
 import { apiFetch } from '../../../stores/identity.ts';
-import { QuantityRow, Spinner, StepForm, StepHeading, useContinue, useCurrency, usePricesVisible } from '../shared.tsx';
+import type { CheckoutCourse } from '../types.ts';
+import { QuantityRow, Spinner, StepForm, StepHeading, useContinue, useCostSummaryPreview, useCurrency, usePricesVisible } from '../shared.tsx';
 
-interface PriceState {
-  offers?: SelectedOffer[];
-  addOns?: AddOnLine[];
-  voucherId?: string | null;
-  giftCardId?: string | null;
-  spacesRequested?: number;
-}
+type Member = { creditsLeft: number; planName: string };
 
-export default function SpacesStep({ order }: { order: boolean }) {
-  const bootstrap = useStore($bootstrap)!;
-  const state = useStore($checkout)!;
-  const occurrences = useStore($occurrences);
-  const pricesVisible = usePricesVisible();
-  const currency = useCurrency();
-  const course = bootstrap.course!;
-  const stored = (state.stepState.price?.state ?? null) as PriceState | null;
-  const defaults = (state.defaults?.price ?? {}) as PriceState;
-
+/**
+ * A member with credits for this course may pay one space with a credit (docs/gifts-and-memberships.md): the
+ * learner's membership for the course, and whether a credit is used (asked for before, or by ?credit=1).
+ */
+function useMembershipCredit(courseId: string, usedBefore: boolean) {
+  const [member, setMember] = useState<Member | null>(null);
+  const [useCredit, setUseCredit] = useState<boolean>(usedBefore);
   useEffect(() => {
-    if (!order) void loadOccurrences();
-  }, [order]);
-
-  const occurrence = useMemo(() => (order ? null : occurrences?.find((o) => o._id === state.occurrenceId) ?? null), [order, occurrences, state.occurrenceId]);
-  const offers = order ? course.offers : occurrence?.offers ?? [];
-  const addOns = order ? course.addOns : occurrence?.add_ons ?? [];
-
-  const [selected, setSelected] = useState<SelectedOffer[]>(stored?.offers ?? defaults.offers ?? []);
-  const [addOnLines, setAddOnLines] = useState<AddOnLine[]>(stored?.addOns ?? []);
-  const [spaces, setSpaces] = useState<number>(stored?.spacesRequested ?? 1);
-  // A gift card chosen before comes back by its id (the server knows it as this checkout's card).
-  const [voucher, setVoucher] = useState<AppliedVoucher | null>(stored?.voucherId || stored?.giftCardId ? { id: (stored.voucherId || stored.giftCardId)!, code: '' } : null);
-  // A member with credits for this course may pay one space with a credit (docs/gifts-and-memberships.md).
-  const [member, setMember] = useState<{ creditsLeft: number; planName: string } | null>(null);
-  const [useCredit, setUseCredit] = useState<boolean>(!!(stored as { useCredit?: boolean } | null)?.useCredit);
-  useEffect(() => {
-    void apiFetch(`/memberships/benefits?courseId=${encodeURIComponent(course.id)}`)
+    void apiFetch(`/memberships/benefits?courseId=${encodeURIComponent(courseId)}`)
       .then((res) => (res.ok ? res.json() : { member: null }))
-      .then((body: { member: { creditsLeft: number; planName: string } | null }) => {
+      .then((body: { member: Member | null }) => {
         setMember(body.member);
         if (body.member && body.member.creditsLeft > 0 && new URL(window.location.href).searchParams.get('credit') === '1') setUseCredit(true);
       })
       .catch(() => setMember(null));
-  }, [course.id]);
+  }, [courseId]);
+  const creditUsed = useCredit && !!member && member.creditsLeft > 0;
+  return { member, useCredit, setUseCredit, creditUsed };
+}
+
+function CreditCheckbox({ member, checked, onChange }: { member: Member | null; checked: boolean; onChange: (checked: boolean) => void }) {
+  if (!member || !(member.creditsLeft > 0)) return null;
+  return (
+    <label className="checkbox" style={{ display: 'flex', gap: '0.5rem', alignItems: 'center' }}>
+      <input type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} />
+      <span>Use 1 credit ({member.planName}: {member.creditsLeft} left)</span>
+    </label>
+  );
+}
+
+/** What is on sale: the occurrence's offers and add-ons (loaded here; null until then), or the course's for an order. */
+function useOffersOnSale(order: boolean, course: CheckoutCourse, occurrenceId: string | null) {
+  const occurrences = useStore($occurrences);
+  useEffect(() => {
+    if (!order) void loadOccurrences();
+  }, [order]);
+
+  const occurrence = useMemo(() => (order ? null : occurrences?.find((o) => o._id === occurrenceId) ?? null), [order, occurrences, occurrenceId]);
+  const offers = order ? course.offers : occurrence?.offers ?? [];
+  const addOns = order ? course.addOns : occurrence?.add_ons ?? [];
+  return { occurrence, offers, addOns };
+}
+
+/** The offers, add-ons, spaces and voucher the learner picks: what was picked before, else the server's default offers. */
+function usePriceChoice(stored: PriceState | null, defaultOffers: SelectedOffer[] | undefined) {
+  const [selected, setSelected] = useState<SelectedOffer[]>(stored?.offers ?? defaultOffers ?? []);
+  const [addOnLines, setAddOnLines] = useState<AddOnLine[]>(stored?.addOns ?? []);
+  const [spaces, setSpaces] = useState<number>(stored?.spacesRequested ?? 1);
+  const [voucher, setVoucher] = useState<AppliedVoucher | null>(storedVoucher(stored));
+  return { selected, setSelected, addOnLines, setAddOnLines, spaces, setSpaces, voucher, setVoucher };
+}
+
+/** `step`: Spaces (booking, bookingApplication: the occurrence's offers) or Offers (order: the course's). */
+export default function SpacesStep({ step }: { step: 'spaces' | 'offers' }) {
+  const order = step === 'offers';
+  const bootstrap = useStore($bootstrap)!;
+  const state = useStore($checkout)!;
+  const pricesVisible = usePricesVisible();
+  const currency = useCurrency();
+  const course = bootstrap.course!;
+  const stored = stepStateOf(state.stepState, 'price');
+
+  const { occurrence, offers, addOns } = useOffersOnSale(order, course, state.occurrenceId);
+
+  const { selected, setSelected, addOnLines, setAddOnLines, spaces, setSpaces, voucher, setVoucher } = usePriceChoice(stored, state.defaults?.price?.offers);
+  const { member, useCredit, setUseCredit, creditUsed } = useMembershipCredit(course.id, !!stored?.useCredit);
   const loading = !order && !occurrence;
   useContinue(loading ? { enabled: false } : { enabled: true });
 
-  useEffect(() => {
-    if (loading) return;
-    const timer = window.setTimeout(() => {
-      void refreshCostSummary(costSummaryRequest({
-        courseId: course.id,
-        occurrenceId: order ? null : state.occurrenceId,
-        voucherId: voucher?.id ?? null,
-        offers: selected,
-        addOns: addOnLines,
-        origin: state.origin,
-        // The preview answers with the member's prices (the signed-in learner's), and the credit when it is used.
-        useMembershipCredit: useCredit && !!member && member.creditsLeft > 0,
-      }));
-    }, 250);
-    return () => window.clearTimeout(timer);
+  useCostSummaryPreview(loading ? null : {
+    courseId: course.id,
+    occurrenceId: order ? null : state.occurrenceId,
+    voucherId: voucher?.id ?? null,
+    offers: selected,
+    addOns: addOnLines,
+    origin: state.origin,
+    // The preview answers with the member's prices (the signed-in learner's), and the credit when it is used.
+    useMembershipCredit: creditUsed,
   }, [loading, selected, addOnLines, voucher, course.id, order, state.occurrenceId, state.origin, useCredit, member]);
 
   function submit() {
@@ -83,9 +103,9 @@ export default function SpacesStep({ order }: { order: boolean }) {
       selectedAddons: addOnLines,
       appliedPromoCode: voucher?.id ?? null,
     };
-    if (useCredit && member && member.creditsLeft > 0) payload.useMembershipCredit = true;
+    if (creditUsed) payload.useMembershipCredit = true;
     if (offers.length === 0) payload.spacesRequested = spaces;
-    void submitAction(order ? 'order pricing options picked' : 'pricing options picked', payload);
+    void submitAction(PRICING_ACTIONS[step], payload);
   }
 
   return (
@@ -118,12 +138,7 @@ export default function SpacesStep({ order }: { order: boolean }) {
               />
             </ul>
           )}
-          {member && member.creditsLeft > 0 && (
-            <label className="checkbox" style={{ display: 'flex', gap: '0.5rem', alignItems: 'center' }}>
-              <input type="checkbox" checked={useCredit} onChange={(e) => setUseCredit(e.target.checked)} />
-              <span>Use 1 credit ({member.planName}: {member.creditsLeft} left)</span>
-            </label>
-          )}
+          <CreditCheckbox member={member} checked={useCredit} onChange={setUseCredit} />
           <AddOnsList addOns={addOns} selected={addOnLines} onChange={setAddOnLines} currency={currency} pricesVisible={pricesVisible} />
           <PromoBox
             offers={offers}

@@ -46,18 +46,9 @@ function loadPayPal(clientId: string, currency: string): Promise<PayPalNamespace
   });
 }
 
-export function WalletButtons(props: {
-  config: PublicProviderConfig | undefined;
-  orderId: string;
-  totalText: string | null;
-  busy: boolean;
-  setBusy: (busy: boolean) => void;
-}) {
-  const { config, orderId, totalText, busy, setBusy } = props;
+/** PayPal's own buttons, rendered into the returned container once the SDK has loaded. */
+function usePayPalButtons(config: PublicProviderConfig | undefined, orderId: string, setBusy: (busy: boolean) => void) {
   const containerRef = useRef<HTMLDivElement>(null);
-  const [approving, setApproving] = useState(false);
-  const approveRef = useRef<HTMLButtonElement>(null);
-  const walletRef = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
     if (config?.provider !== 'paypal') return;
@@ -92,13 +83,19 @@ export function WalletButtons(props: {
     };
   }, [config, orderId, setBusy]);
 
+  return containerRef;
+}
+
+/** The test wallet: its button opens an approval panel (Approve / Cancel) in place of PayPal's window. */
+function TestWallet({ totalText, busy, setBusy }: { totalText: string | null; busy: boolean; setBusy: (busy: boolean) => void }) {
+  const [approving, setApproving] = useState(false);
+  const approveRef = useRef<HTMLButtonElement>(null);
+  const walletRef = useRef<HTMLButtonElement>(null);
+
   useEffect(() => {
     if (approving) approveRef.current?.focus();
   }, [approving]);
 
-  if (config?.provider === 'paypal') return <div ref={containerRef} className="wallet-buttons" />;
-
-  // The test wallet: the buyer's approval happens in this panel.
   return (
     <div className="stack wallet-buttons">
       {!approving ? (
@@ -142,4 +139,18 @@ export function WalletButtons(props: {
       )}
     </div>
   );
+}
+
+export function WalletButtons(props: {
+  config: PublicProviderConfig | undefined;
+  orderId: string;
+  totalText: string | null;
+  busy: boolean;
+  setBusy: (busy: boolean) => void;
+}) {
+  const { config, orderId, totalText, busy, setBusy } = props;
+  const containerRef = usePayPalButtons(config, orderId, setBusy);
+  if (config?.provider === 'paypal') return <div ref={containerRef} className="wallet-buttons" />;
+  // The test wallet: the buyer's approval happens in this panel.
+  return <TestWallet totalText={totalText} busy={busy} setBusy={setBusy} />;
 }

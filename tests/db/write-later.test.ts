@@ -1,0 +1,102 @@
+/**
+ * writeLater (db/client.ts): a write whose answer nobody reads. On PostgreSQL, inside a transaction, it is held and
+ * sent with the transaction's next statement; whatever the engine, the transaction must see it, commit it, and never
+ * commit without it. Runs on both engines (TEST_DATABASE_URL for PostgreSQL).
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { writeLater } from '../../db/client.ts';
+import { createTestDb, educatorName, type TestDb } from '../helpers/db.ts';
+import { educatorRow } from '../api/public-fixtures.ts';
+
+let t: TestDb;
+
+const educator = (id: string, name: string) => educatorRow({ id, slug: `later-${id.replaceAll('_', '-')}`, name });
+const nameOf = (id: string) => educatorName(t.db, id);
+
+beforeAll(async () => {
+  t = await createTestDb();
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+it('a held write is seen by the transaction\'s next statement and committed with it', async () => {
+  await t.db.insertInto('educators').values(educator('edu_later_a', 'Before') as never).execute();
+  const seen = await t.db.transaction().execute(async (tx) => {
+    await writeLater(tx, tx.updateTable('educators').set({ name: 'After' }).where('id', '=', 'edu_later_a'));
+    await writeLater(tx, tx.insertInto('educators').values(educator('edu_later_b', 'Second') as never));
+    return tx.selectFrom('educators').select('name').where('id', 'in', ['edu_later_a', 'edu_later_b']).orderBy('id').execute();
+  });
+  expect(seen).toEqual([{ name: 'After' }, { name: 'Second' }]);
+  expect(await nameOf('edu_later_a')).toBe('After');
+  expect(await nameOf('edu_later_b')).toBe('Second');
+});
+
+it('a held write as the transaction\'s last statement is committed', async () => {
+  await t.db.insertInto('educators').values(educator('edu_later_c', 'Before') as never).execute();
+  await t.db.transaction().execute(async (tx) => {
+    await tx.selectFrom('educators').select('id').where('id', '=', 'edu_later_c').execute();
+    await writeLater(tx, tx.updateTable('educators').set({ name: 'Last' }).where('id', '=', 'edu_later_c'));
+  });
+  expect(await nameOf('edu_later_c')).toBe('Last');
+});
+
+it('a held write that fails fails the transaction (at the COMMIT at the latest) and nothing of it is committed', async () => {
+  await t.db.insertInto('educators').values(educator('edu_later_d', 'Kept') as never).execute();
+  const attempt = t.db.transaction().execute(async (tx) => {
+    await tx.updateTable('educators').set({ name: 'Changed' }).where('id', '=', 'edu_later_d').execute();
+    // The same primary key again: a unique violation, which must not be lost with the answer nobody reads.
+    await writeLater(tx, tx.insertInto('educators').values(educator('edu_later_d', 'Duplicate') as never));
+  });
+  await expect(attempt).rejects.toThrow(/unique|duplicate/i);
+  expect(await nameOf('edu_later_d')).toBe('Kept');
+});
+
+it('a held write followed by a read that fails: the write\'s own failure is the one reported', async () => {
+  await t.db.insertInto('educators').values(educator('edu_later_e', 'Kept') as never).execute();
+  const attempt = t.db.transaction().execute(async (tx) => {
+    await writeLater(tx, tx.insertInto('educators').values(educator('edu_later_e', 'Duplicate') as never));
+    await tx.selectFrom('educators').select('name').where('id', '=', 'edu_later_e').execute();
+  });
+  await expect(attempt).rejects.toThrow(/unique|duplicate/i);
+  expect(await nameOf('edu_later_e')).toBe('Kept');
+});
+
+it('a transaction rolled back after a held write leaves nothing of it', async () => {
+  await t.db.insertInto('educators').values(educator('edu_later_f', 'Kept') as never).execute();
+  const attempt = t.db.transaction().execute(async (tx) => {
+    await tx.selectFrom('educators').select('id').where('id', '=', 'edu_later_f').execute();
+    await writeLater(tx, tx.updateTable('educators').set({ name: 'Dropped' }).where('id', '=', 'edu_later_f'));
+    throw new Error('changed my mind');
+  });
+  await expect(attempt).rejects.toThrow('changed my mind');
+  expect(await nameOf('edu_later_f')).toBe('Kept');
+  // The connection is clean for the next transaction.
+  await t.db.transaction().execute(async (tx) => {
+    await writeLater(tx, tx.updateTable('educators').set({ name: 'Next' }).where('id', '=', 'edu_later_f'));
+  });
+  expect(await nameOf('edu_later_f')).toBe('Next');
+});
+
+it('outside a transaction a write runs at once', async () => {
+  await t.db.insertInto('educators').values(educator('edu_later_g', 'Before') as never).execute();
+  await writeLater(t.db, t.db.updateTable('educators').set({ name: 'Now' }).where('id', '=', 'edu_later_g'));
+  expect(await nameOf('edu_later_g')).toBe('Now');
+});
+
+it.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL: a held write is not sent until the transaction\'s next statement (no round trip of its own)', async () => {
+  await t.db.insertInto('educators').values(educator('edu_later_h', 'Before') as never).execute();
+  // Another connection locking the row without waiting: it can while the update has not been sent, not after.
+  const lockable = () => t.db.transaction().execute(async (other) => {
+    await other.selectFrom('educators').select('id').where('id', '=', 'edu_later_h').forUpdate().noWait().execute();
+  }).then(() => true, () => false);
+  await t.db.transaction().execute(async (tx) => {
+    await tx.selectFrom('educators').select('id').where('id', '=', 'edu_later_h').execute();
+    await writeLater(tx, tx.updateTable('educators').set({ name: 'Held' }).where('id', '=', 'edu_later_h'));
+    expect(await lockable()).toBe(true);
+    await tx.selectFrom('educators').select('id').where('id', '=', 'edu_later_g').execute();
+    expect(await lockable()).toBe(false);
+  });
+  expect(await nameOf('edu_later_h')).toBe('Held');
+});
