@@ -12,6 +12,8 @@ import type { SessionUser } from '../src/domain/session-user.ts';
 import type { Metrics } from './ops/metrics.ts';
 import type { PaymentEventSink } from './payments/port.ts';
 import type { FeedSignal } from './publish/feed-signal.ts';
+import type { SessionCache } from './auth/session-cache.ts';
+import type { SessionRows } from './auth/sessions.ts';
 
 /** Which site a request is for, decided from its host and path (api/http/context.ts resolveSite). */
 export interface RequestSite {
@@ -42,6 +44,11 @@ export interface Deps {
    * publishes it at once; without it the publisher finds the save at its next poll.
    */
   feedSignal?: FeedSignal;
+  /**
+   * PostgreSQL: the sessions this process resolved, kept fresh by the database's notices (api/auth/session-cache.ts);
+   * without it every request reads its session.
+   */
+  sessionCache?: SessionCache<SessionRows>;
 }
 
 export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void, locals?: object) => Promise<void> | void;

@@ -27,6 +27,8 @@ import { migrateToLatest } from '../db/migrate.ts';
 import { importUploadsDir } from './admin/uploads.ts';
 import { describePayments } from './payments/registry.ts';
 import { backgroundJobs } from './jobs.ts';
+import { listeningSessionCache } from './auth/session-cache.ts';
+import type { SessionRows } from './auth/sessions.ts';
 import { createFeedSignal } from './publish/feed-signal.ts';
 import { createMetrics } from './ops/metrics.ts';
 import { clusterReader, offerToCluster, registryReader, serveMetrics } from './ops/metrics-server.ts';
@@ -57,7 +59,15 @@ export async function startServer(config: Config = loadConfig(), options: { log?
   } else {
     log.info(`No built site at ${entry}: run \`npm run build\` first. Serving the API only.`);
   }
-  const base = { db, dialect: dialectOf(config.DATABASE_URL), config, now: () => Math.floor(Date.now() / 1000), feedSignal: createFeedSignal() };
+  const base = {
+    db,
+    dialect: dialectOf(config.DATABASE_URL),
+    config,
+    now: () => Math.floor(Date.now() / 1000),
+    feedSignal: createFeedSignal(),
+    // PostgreSQL: sessions resolved without a round trip, kept right by the database's notices.
+    sessionCache: listeningSessionCache<SessionRows>(db),
+  };
   const deps = { ...base, metrics: createMetrics(base) };
   // Logos and covers an earlier version kept in a folder: into the database, before the first request asks for one.
   const imported = await importUploadsDir(deps, config.UPLOADS_DIR);
@@ -110,6 +120,7 @@ export async function startServer(config: Config = loadConfig(), options: { log?
       await stopped;
       if (metricsServer) await new Promise<void>((ok) => metricsServer.close(() => ok()));
       await workers.stopAll();
+      await deps.sessionCache?.close();
       await db.destroy();
       return inTime;
     })());

@@ -21,7 +21,7 @@ import type { AppEnv, Deps } from '../deps.ts';
 import type { Db } from '../../db/client.ts';
 import type { Database, Educator, WorkingHours } from '../../db/schema.ts';
 import { parseJson, parseQuery, parseWith } from '../http/parse.ts';
-import { requireUser } from '../auth/middleware.ts';
+import { forgetSessionsOf, requireUser } from '../auth/middleware.ts';
 import { authProblems } from '../auth/problems.ts';
 import { newId } from '../shared/ids.ts';
 import { ProblemError, problems } from '../../src/domain/problems.ts';
@@ -358,6 +358,8 @@ export function educatorOnboardingRoutes() {
       if (isUniqueViolation(err)) throw takenProblem();
       throw err;
     }
+    // The new educator is among the user's at once (the session names the educators it administers).
+    forgetSessionsOf(c, user.id);
     return c.json({ id, slug, revision: 1 }, 201);
   });
 

@@ -29,10 +29,11 @@ export async function requestSession(c: Context<AppEnv>): Promise<ResolvedSessio
   const now = c.var.deps.now();
   let session: ResolvedSession | null = null;
   const bearer = bearerToken(c);
-  if (bearer) session = await resolveSession(db, bearer, 'bearer', now);
+  const cache = c.var.deps.sessionCache;
+  if (bearer) session = await resolveSession(db, bearer, 'bearer', now, cache);
   if (!session) {
     const cookie = readSessionCookie(c);
-    if (cookie) session = await resolveSession(db, cookie, 'cookie', now);
+    if (cookie) session = await resolveSession(db, cookie, 'cookie', now, cache);
   }
   resolved.set(raw, session);
   return session;
@@ -52,6 +53,15 @@ export function requireUser(c: Context<AppEnv>): SessionUser {
   const user = c.var.user;
   if (!user) throw new ProblemError(authProblems.unauthenticated());
   return user;
+}
+
+/**
+ * This process forgets the sessions it keeps of a user whose sessions, details or educators a request has just
+ * changed (after the change committed), so its next request reads them anew; other processes hear of the change from
+ * the database (api/auth/session-cache.ts).
+ */
+export function forgetSessionsOf(c: Context<AppEnv>, userId: string): void {
+  c.var.deps.sessionCache?.forgetUser(userId);
 }
 
 /** Forgets the cached session of this request (after login or logout changed it). */

@@ -9,6 +9,7 @@ import type { SessionUser } from '../../src/domain/session-user.ts';
 import { newId, newSecret, sha256 } from '../shared/ids.ts';
 import { toSessionUser } from './users.ts';
 import { compiledOnce } from '../../db/compiled.ts';
+import type { SessionCache } from './session-cache.ts';
 
 export interface IssuedSession {
   token: string;
@@ -66,11 +67,30 @@ const sessionRows = compiledOnce((db: Db, tokenHash: string) => db
   .orderBy('ea.created_at')
   .orderBy('ea.educator_id'));
 
+export type SessionRows = Awaited<ReturnType<typeof sessionRows>>;
+
+/** What sessionRows found for a session, from this process's cache when it holds it (api/auth/session-cache.ts). */
+async function lookUp(db: Db, tokenHash: string, cache: SessionCache<SessionRows> | undefined): Promise<SessionRows> {
+  const cached = cache?.get(tokenHash);
+  if (cached) return cached;
+  const ticket = cache?.ticket() ?? 0;
+  const rows = await sessionRows(db, tokenHash);
+  // Only found sessions are kept: an unknown token is nobody's, and nothing would tell of its creation.
+  if (cache && rows[0]) cache.store(ticket, tokenHash, rows[0].id, rows);
+  return rows;
+}
+
 /** The user behind a session secret, or null when it is unknown, expired or of another kind. */
-export async function resolveSession(db: Db, token: string, kind: SessionKind, now: number): Promise<ResolvedSession | null> {
+export async function resolveSession(
+  db: Db,
+  token: string,
+  kind: SessionKind,
+  now: number,
+  cache?: SessionCache<SessionRows>,
+): Promise<ResolvedSession | null> {
   if (!token || token.length > 200) return null;
   const tokenHash = sha256(token);
-  const rows = await sessionRows(db, tokenHash);
+  const rows = await lookUp(db, tokenHash, cache);
   const row = rows[0];
   if (!row || row.kind !== kind || row.expires_at <= now) return null;
   const educatorIds = rows.flatMap((r) => (r.admin_of === null ? [] : [r.admin_of]));

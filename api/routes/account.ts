@@ -19,7 +19,7 @@ import type { Db } from '../../db/client.ts';
 import { parseJson } from '../http/parse.ts';
 import { ProblemError, problems } from '../../src/domain/problems.ts';
 import { validateEmail } from '../../src/domain/email.ts';
-import { requestSession, requireUser, forgetRequestSession } from '../auth/middleware.ts';
+import { requestSession, requireUser, forgetRequestSession, forgetSessionsOf } from '../auth/middleware.ts';
 import { authProblems } from '../auth/problems.ts';
 import { hashPassword, verifyPassword } from '../auth/crypto.ts';
 import { consumeToken, deleteOtherSessions, issueToken } from '../auth/sessions.ts';
@@ -111,6 +111,7 @@ async function renameAccount(c: Context<AppEnv>) {
     })
     .where('id', '=', user.id)
     .execute();
+  forgetSessionsOf(c, user.id);
   return c.json(accountOf((await findUserById(db, user.id))!), 200, { 'cache-control': 'no-store' });
 }
 
@@ -153,6 +154,7 @@ async function confirmEmailChange(c: Context<AppEnv>) {
   if (!row || !row.email || row.user_id !== user.id) throw new ProblemError(authProblems.invalidToken());
   if (await findUserByEmail(db, row.email)) throw new ProblemError(authProblems.conflict('E-mail Address Taken', 'Another account uses this e-mail address now.'));
   await db.updateTable('users').set({ email: row.email, email_confirmed: true, updated_at: now }).where('id', '=', user.id).execute();
+  forgetSessionsOf(c, user.id);
   return c.json(accountOf((await findUserById(db, user.id))!), 200, { 'cache-control': 'no-store' });
 }
 
@@ -173,6 +175,7 @@ async function changePassword(c: Context<AppEnv>) {
   // Every other login of this account ends; this one stays.
   const session = await requestSession(c);
   await deleteOtherSessions(db, user.id, session?.familyId ?? null);
+  forgetSessionsOf(c, user.id);
   return c.body(null, 204);
 }
 
@@ -191,6 +194,7 @@ async function deleteAccount(c: Context<AppEnv>) {
     }
   }
   await deleteUserAndData(db, user);
+  forgetSessionsOf(c, user.id);
   clearSessionCookie(c, config);
   forgetRequestSession(c, null);
   return c.body(null, 204);

@@ -37,7 +37,7 @@ import { hashPassword, verifyDummyPassword, verifyPassword } from '../auth/crypt
 import { newSecret, sha256 } from '../shared/ids.ts';
 import { TOKEN_TTL, createSession, consumeToken, deleteSessionFamily, issueToken } from '../auth/sessions.ts';
 import { createUser, educatorIdsOf, findUserByEmail, findUserById, normaliseEmail, toSessionUser } from '../auth/users.ts';
-import { forgetRequestSession, requestSession, requireUser } from '../auth/middleware.ts';
+import { forgetRequestSession, forgetSessionsOf, requestSession, requireUser } from '../auth/middleware.ts';
 import { identityOf } from '../auth/identity.ts';
 import { adminOrigin, mainSiteOrigin, minisiteSiteOrigin, originOf, ownSiteOf } from '../shared/origins.ts';
 import { usesHandoff } from '../auth/site.ts';
@@ -116,7 +116,10 @@ async function startCookieSession(c: Context<AppEnv>, userId: string, method: Au
   const now = c.var.deps.now();
   // A new login replaces whatever session this browser had on this host.
   const previous = await requestSession(c);
-  if (previous && previous.kind === 'cookie' && previous.familyId !== familyId) await deleteSessionFamily(db, previous.familyId);
+  if (previous && previous.kind === 'cookie' && previous.familyId !== familyId) {
+    await deleteSessionFamily(db, previous.familyId);
+    forgetSessionsOf(c, previous.user.id);
+  }
   const ttl = config.SESSION_TTL_DAYS * 86_400;
   const issued = await createSession(db, { userId, kind: 'cookie', method, familyId, ttlSeconds: ttl }, now);
   setSessionCookie(c, config, issued.token, ttl);
@@ -240,7 +243,10 @@ async function acceptSignupLink(c: Context<AppEnv>, now: number, email: string, 
   const setPassword = created && !!payload.passwordHash && !passwordApplied;
   if (passwordApplied) clearSignupNonceCookie(c, config);
   // The address already had an account (created meanwhile): the link proves the address, nothing else changes.
-  if (!created && !user.email_confirmed) await db.updateTable('users').set({ email_confirmed: true, updated_at: now }).where('id', '=', user.id).execute();
+  if (!created && !user.email_confirmed) {
+    await db.updateTable('users').set({ email_confirmed: true, updated_at: now }).where('id', '=', user.id).execute();
+    forgetSessionsOf(c, user.id);
+  }
   return { userId: user.id, passwordApplied, setPassword };
 }
 
@@ -258,7 +264,10 @@ async function verifyMagicLink(c: Context<AppEnv>): Promise<Response> {
     const user = row.user_id ? await findUserById(db, row.user_id) : undefined;
     if (!user || user.email !== row.email) throw new ProblemError(authProblems.invalidToken());
     outcome.userId = user.id;
-    if (!user.email_confirmed) await db.updateTable('users').set({ email_confirmed: true, updated_at: now }).where('id', '=', user.id).execute();
+    if (!user.email_confirmed) {
+      await db.updateTable('users').set({ email_confirmed: true, updated_at: now }).where('id', '=', user.id).execute();
+      forgetSessionsOf(c, user.id);
+    }
   }
   const user = await startCookieSession(c, outcome.userId, 'magic-link');
   const redirect = typeof row.payload.redirect === 'string' ? keepRedirect(row.payload.redirect, config) : null;
@@ -293,7 +302,10 @@ async function login(c: Context<AppEnv>): Promise<Response> {
 async function logout(c: Context<AppEnv>): Promise<Response> {
   const { db, config } = c.var.deps;
   const session = await requestSession(c);
-  if (session) await deleteSessionFamily(db, session.familyId);
+  if (session) {
+    await deleteSessionFamily(db, session.familyId);
+    forgetSessionsOf(c, session.user.id);
+  }
   clearSessionCookie(c, config);
   forgetRequestSession(c, null);
   return c.body(null, 204, { 'cache-control': 'no-store' });

@@ -41,6 +41,7 @@ import * as m0290 from './0290_admin_money_messages.ts';
 import * as m0291 from './0291_educator_images.ts';
 import * as m0292 from './0292_learner_generated_columns.ts';
 import * as m0293 from './0293_learner_message_orders.ts';
+import * as m0294 from './0294_session_change_notices.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_catalogue': m0001,
@@ -84,6 +85,7 @@ export const migrations: Record<string, Migration> = {
   '0291_educator_images': m0291,
   '0292_learner_generated_columns': m0292,
   '0293_learner_message_orders': m0293,
+  '0294_session_change_notices': m0294,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -7,6 +7,7 @@ import { createApp } from '../../api/app.ts';
 import { listen } from '../../api/http/node-server.ts';
 import { loadConfig, type Config } from '../../api/config.ts';
 import { createTestDb, type TestDb } from './db.ts';
+import { listeningSessionCache } from '../../api/auth/session-cache.ts';
 
 export interface TestServer {
   url: string;
@@ -30,6 +31,8 @@ export async function startTestServer(env: Record<string, string> = {}, testDb?:
     dialect: tdb.dialect,
     config,
     now: () => pinned ?? Math.floor(Date.now() / 1000),
+    // As the server runs it: on PostgreSQL every API test resolves sessions through the cache.
+    sessionCache: listeningSessionCache(tdb.db),
   };
   const app = createApp(deps);
   const server = await listen(app, 0, '127.0.0.1');
@@ -47,6 +50,7 @@ export async function startTestServer(env: Record<string, string> = {}, testDb?:
     },
     async close() {
       await new Promise<void>((ok) => server.close(() => ok()));
+      await deps.sessionCache?.close();
       if (!testDb) await tdb.close();
     },
   };
