@@ -134,6 +134,12 @@ export const configSchema = z.object({
   CHECKOUT_HOLD_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
   /** The longest a checkout may hold spaces in total, from its first hold: renewals never pass it. */
   CHECKOUT_HOLD_MAX_SECONDS: z.coerce.number().int().min(60).max(7 * 86_400).default(1800),
+  /**
+   * PostgreSQL: each process keeps the sessions it resolved in memory, kept right by LISTEN/NOTIFY
+   * (api/auth/session-cache.ts). False where the database is reached through a pooler in transaction mode
+   * (PgBouncer), which does not deliver notifications: every request then reads its session.
+   */
+  SESSION_CACHE: bool.default(true),
   // Publishing (api/publish/publisher.ts).
   /** Run the publisher inside the server (false when `npm run publish` runs it as its own process). */
   PUBLISH_ENABLED: bool.default(true),

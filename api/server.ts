@@ -66,7 +66,7 @@ export async function startServer(config: Config = loadConfig(), options: { log?
     now: () => Math.floor(Date.now() / 1000),
     feedSignal: createFeedSignal(),
     // PostgreSQL: sessions resolved without a round trip, kept right by the database's notices.
-    sessionCache: listeningSessionCache<SessionRows>(db),
+    sessionCache: config.SESSION_CACHE ? listeningSessionCache<SessionRows>(db) : undefined,
   };
   const deps = { ...base, metrics: createMetrics(base) };
   // Logos and covers an earlier version kept in a folder: into the database, before the first request asks for one.
