@@ -45,7 +45,7 @@ export interface SessionCacheOptions {
 }
 
 /** The cache alone, fed by whoever hears the notices (`listeningSessionCache` below, or a test). */
-export function createSessionCache<Rows>(options: SessionCacheOptions = {}): SessionCache<Rows> & { heard(userId: string): void; up(): void; down(): void } {
+export function createSessionCache<Rows>(options: SessionCacheOptions = {}): SessionCache<Rows> & { up(): void; down(): void } {
   const maxEntries = options.maxEntries ?? 20_000;
   const maxAgeMs = options.maxAgeMs ?? 5 * 60_000;
   // Insertion order is age order: the oldest entry is the first key.
@@ -73,6 +73,11 @@ export function createSessionCache<Rows>(options: SessionCacheOptions = {}): Ses
     byUser.clear();
   };
 
+  const down = () => {
+    serving = false;
+    forgetAll();
+  };
+
   return {
     ticket: () => generation,
     get(tokenHash, nowMs = Date.now()) {
@@ -95,21 +100,14 @@ export function createSessionCache<Rows>(options: SessionCacheOptions = {}): Ses
       while (entries.size > maxEntries) drop(entries.keys().next().value as string);
     },
     forgetUser,
-    heard: forgetUser,
     up() {
       forgetAll();
       serving = true;
     },
-    down() {
-      serving = false;
-      forgetAll();
-    },
+    down,
     live: () => serving,
     size: () => entries.size,
-    close: async () => {
-      serving = false;
-      forgetAll();
-    },
+    close: async () => down(),
   };
 }
 
@@ -117,7 +115,7 @@ export function createSessionCache<Rows>(options: SessionCacheOptions = {}): Ses
 export function listeningSessionCache<Rows>(db: Db, options: SessionCacheOptions = {}): SessionCache<Rows> | undefined {
   const cache = createSessionCache<Rows>(options);
   const listener: NoticeListener | undefined = listenForNotices(db, SESSION_CHANNEL, {
-    notice: (userId) => cache.heard(userId),
+    notice: (userId) => cache.forgetUser(userId),
     onUp: () => cache.up(),
     onDown: () => cache.down(),
   });

@@ -1,6 +1,6 @@
 /**
  * The rules that keep a stale session out of the in-memory cache (api/auth/session-cache.ts), without a database:
- * what the notices feed it is simulated by calling `heard`, `up` and `down` as the listener would.
+ * what the notices feed it is simulated by calling `forgetUser`, `up` and `down` as the listener would.
  */
 import { describe, expect, it } from 'vitest';
 import { createSessionCache } from '../../api/auth/session-cache.ts';
@@ -31,7 +31,7 @@ describe('the session cache', () => {
   it('does not keep what a lookup found when a user was forgotten while it was in flight', () => {
     const cache = liveCache();
     const ticket = cache.ticket();
-    cache.heard('someone-else');
+    cache.forgetUser('someone-else');
     cache.store(ticket, 'h1', 'u1', 'read before the change', T0);
     expect(cache.get('h1', T0)).toBeUndefined();
   });
@@ -41,7 +41,7 @@ describe('the session cache', () => {
     cache.store(cache.ticket(), 'h1', 'u1', 'u1 on the laptop', T0);
     cache.store(cache.ticket(), 'h2', 'u1', 'u1 on the phone', T0);
     cache.store(cache.ticket(), 'h3', 'u2', 'u2', T0);
-    cache.heard('u1');
+    cache.forgetUser('u1');
     expect(cache.get('h1', T0)).toBeUndefined();
     expect(cache.get('h2', T0)).toBeUndefined();
     expect(cache.get('h3', T0)).toBe('u2');
