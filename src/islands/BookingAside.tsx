@@ -161,7 +161,7 @@ export default function BookingAside(props: BookingAsideProps) {
             <a className="btn btn--secondary btn--block" href={href('dateBookingRequest')}>Request a date</a>
           </>
         ) : (
-          <a className="btn btn--block" href={href(flow, scheduled ? selected?._id : null)}>{bookLabel}</a>
+          <a className="btn btn--block" href={href(flow, scheduled ? selected?._id : null)} data-chosen-date={scheduled ? '' : undefined}>{bookLabel}</a>
         )}
         {scheduled && hasDates && (
           <a className="btn btn--secondary btn--block" href={href('groupBookingRequest')}>Group booking request</a>

@@ -68,5 +68,27 @@ export const MINISITE_HANDOFF_SCRIPT = `(function () {
 })();
 `;
 
+/**
+ * A course page opened for a chosen date (?occurrence=, from its dates list) is pre-rendered without it: the booking
+ * box puts the date in its button's link once it has hydrated, which on a slow phone can be after the learner has
+ * already tapped it. Until then, a click on that button's link ([data-chosen-date]) still inside an island that has
+ * not hydrated (astro-island[ssr]) carries the page's date, so the checkout opens at it rather than at the date step.
+ * Once hydrated, the island's own link is the truth (a sold-out date there offers its waitlist instead).
+ */
+export const CHOSEN_DATE_SCRIPT = `(function () {
+  var chosen = new URLSearchParams(location.search).get('occurrence');
+  if (!chosen) return;
+  document.addEventListener('click', function (event) {
+    var link = event.target && event.target.closest ? event.target.closest('a[data-chosen-date]') : null;
+    if (!link || !link.closest('astro-island[ssr]')) return;
+    var url;
+    try { url = new URL(link.href, location.href); } catch (e) { return; }
+    if (url.searchParams.has('occurrence')) return;
+    url.searchParams.set('occurrence', chosen);
+    link.href = url.href;
+  }, true);
+})();
+`;
+
 /** Every inline script the pages may carry (hashed by the build). */
-export const INLINE_SCRIPTS: readonly string[] = [EMBED_RESIZE_SCRIPT, MINISITE_HANDOFF_SCRIPT];
+export const INLINE_SCRIPTS: readonly string[] = [EMBED_RESIZE_SCRIPT, MINISITE_HANDOFF_SCRIPT, CHOSEN_DATE_SCRIPT];

@@ -204,7 +204,12 @@ describe('an educator\u2019s journey in the browser, from sign-up to a booked, e
       for (const text of await times.allTextContents()) expect(text).toContain('10:00');
       await page.locator(`#dates a[href*="occurrence=${dates[1]}"]`).click();
       await page.waitForURL((u) => u.searchParams.get('occurrence') === dates[1]);
-      await page.getByRole('link', { name: 'Book Now' }).click();
+      // The pre-rendered page cannot know the chosen date: Book Now carries it once the booking box has hydrated
+      // (before that it starts at the date step, as it does for a visitor on a slow phone).
+      const book = page.locator('.booking-aside').getByRole('link', { name: 'Book Now' });
+      await hydrated(book);
+      await expect.poll(() => book.getAttribute('href')).toContain(`occurrence=${dates[1]}`);
+      await book.click();
       await stepHeading(page, 'Select Spaces');
       await setQuantity(page, 'Standard', 1);
       await continueCheckout(page);

@@ -3,12 +3,14 @@
  * - the gift voucher checkout writes nothing until the learner picks an amount, is kept from crawlers and names
  *   what it sells in its title; an educator who does not sell gift vouchers has no such page (404, the site's
  *   not-found page), on the minisite and in the embed; embed.js mounts it with data-page="vouchers";
- * - a sold-out date offers its waitlist, never a Select, and the booking box says the chosen date is sold out.
+ * - a sold-out date offers its waitlist, never a Select, and the booking box says the chosen date is sold out;
+ * - a chosen date is kept when Book Now is tapped before the booking box has hydrated.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, closeBrowser, minisiteUrl, productDb, url } from './harness.ts';
 import { CLAY, httpGet, startHostSite } from './helpers/public.ts';
 import { learnerPage } from './helpers/learners.ts';
+import { stepHeading } from './helpers/checkout.ts';
 import type { Db } from '../../db/client.ts';
 
 let db: Db;
@@ -113,6 +115,31 @@ describe('a sold-out date', () => {
       expect(await aside.textContent()).toContain('Selected date:');
       expect(await aside.locator(`a[href*="/checkout?"][href*="occurrence=${soldOut.id}"]`).count()).toBe(0);
       expect(await aside.getByRole('link', { name: 'Join Waitlist' }).getAttribute('href')).toContain(`occurrence=${soldOut.id}`);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('a chosen date', () => {
+  it('is kept when Book Now is tapped before the booking box has hydrated: the checkout opens at it', async () => {
+    const open = await db.selectFrom('occurrences').select('id').where('course_id', '=', TASTER_COURSE).where('available_spaces', '>', 0)
+      .where('start_datetime', '>', Math.floor(Date.now() / 1000) + 86_400).orderBy('start_datetime', 'desc').executeTakeFirstOrThrow();
+    const { page, context } = await learnerPage();
+    try {
+      // The islands' scripts never arrive, as on a phone still fetching them: the page is as pre-rendered.
+      const islandScripts = /\/_astro\/.*\.js$/;
+      await page.route(islandScripts, (route) => route.abort());
+      await page.goto(url(`/${CLAY.slug}/${CLAY.taster.slug}?occurrence=${open.id}`));
+      await page.waitForLoadState('networkidle');
+      await page.unroute(islandScripts);
+      const book = page.locator('.booking-aside').getByRole('link', { name: 'Book Now' });
+      expect(await book.locator('xpath=ancestor::astro-island[1]').getAttribute('ssr'), 'not hydrated').not.toBeNull();
+      expect(await book.getAttribute('href'), 'the pre-rendered link cannot know the date').not.toContain('occurrence=');
+      await book.click();
+      await page.waitForURL((u) => u.pathname === '/checkout');
+      expect(new URL(page.url()).searchParams.get('occurrence')).toBe(open.id);
+      await stepHeading(page, 'Select Spaces');
     } finally {
       await context.close();
     }
