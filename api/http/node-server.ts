@@ -50,9 +50,22 @@ function headSafe(fetch: Fetch): Fetch {
   };
 }
 
+/**
+ * How long an idle keep-alive connection stays open. A client (a load balancer, a proxy's upstream pool, a browser,
+ * a test's HTTP client) that sends a request on a connection at the moment the server closes it gets it reset: a
+ * 502 or a failed fetch with nothing wrong, likelier the busier the machine. The side that keeps connections open
+ * must be the one to close them, so the server waits longer than the usual proxies do (an AWS load balancer's idle
+ * timeout and nginx's upstream keepalive_timeout are 60 s by default) rather than Node's 5 s.
+ */
+export const KEEP_ALIVE_MS = 65_000;
+
 /** Listens on the port (0: any free one) and resolves once it does. */
 export async function listen(app: { fetch: Fetch }, port: number, hostname: string): Promise<Server> {
   const server = serve({ fetch: headSafe((request, env) => app.fetch(request, env)), port, hostname }) as Server;
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  // Node's own advice: headersTimeout above keepAliveTimeout, so a request that starts on a kept connection just
+  // before it would be closed is not cut short.
+  server.headersTimeout = KEEP_ALIVE_MS + 1_000;
   continueOnlyWithinLimit(server);
   // Were the marker built by the light class (its module evaluated again after a server replaced the globals),
   // every answer written straight to the socket would be written twice: refuse to run like that.
