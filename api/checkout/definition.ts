@@ -51,6 +51,11 @@ export interface Ctx {
   member?: MemberBenefits | null;
   /** The checkout's hold as the action's transaction left it (null: none; undefined: not known, to be read). */
   hold?: SpaceHoldRow | null;
+  /**
+   * The booking or order this action recorded, as its insert returned it: the confirmation is made from it after
+   * the commit, with no read of its own (nothing else in the transaction changes the row).
+   */
+  recorded?: BookingRow | OrderRow;
   /** Vouchers read during this action (they change only through holds, which do not alter the discount). */
   vouchers?: Map<string, (VoucherLike & { id: string }) | null>;
 }

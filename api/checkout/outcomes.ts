@@ -247,6 +247,7 @@ export async function complete(ctx: Ctx, pay: CompletionPayment): Promise<void> 
   const gift = giftPart(ctx.row.cost_summary);
   if (gift && pay.state === 'free') pay = { ...pay, method: 'gift card', state: 'paid' };
   const outcome = await ctx.def.outcome(ctx, pay, base);
+  ctx.recorded = outcome.row;
   await spendMemberCredit(ctx, outcome);
   if (gift) await spendGift(ctx, gift, outcome);
   const column = OUTCOME_COLUMNS[outcome.kind];

@@ -13,6 +13,7 @@ import { occurrenceLinkFromBooking, orderDetailsLink, type LinkTarget } from '..
 import { checkoutCost, stepsOf, type Ctx } from '../context.ts';
 import { currentHold } from '../holds.ts';
 import { documentToken } from '../../shared/document-tokens.ts';
+import type { BookingRow, OrderRow } from '../../../db/schema/checkout.ts';
 
 /**
  * "View & Manage Booking" (spec 2.15) goes to the spec 2.4 booking or order page, seen from the context the
@@ -50,9 +51,14 @@ async function outcomeOf(ctx: Ctx): Promise<CheckoutOutcome | null> {
   return null;
 }
 
+/** The booking or order `id` if this action recorded it (then it is not read again after the commit). */
+function recordedRow(ctx: Ctx, id: string): BookingRow | OrderRow | undefined {
+  return ctx.recorded?.id === id ? ctx.recorded : undefined;
+}
+
 /** A booking with its links: calendar, invoice or receipt, "Pay Invoice", "View & Manage Booking". */
 async function bookingView(ctx: Ctx, id: string, title: string): Promise<CheckoutOutcome | null> {
-  const b = await ctx.q.selectFrom('bookings').selectAll().where('id', '=', id).executeTakeFirst();
+  const b = (recordedRow(ctx, id) as BookingRow | undefined) ?? await ctx.q.selectFrom('bookings').selectAll().where('id', '=', id).executeTakeFirst();
   if (!b) return null;
   const token = documentToken(ctx.deps.config.APP_SECRET, 'booking', b.id);
   return {
@@ -69,7 +75,7 @@ async function bookingView(ctx: Ctx, id: string, title: string): Promise<Checkou
 
 /** An order with its links: invoice or receipt, "Pay Invoice", "Access {course}". */
 async function orderView(ctx: Ctx, id: string, title: string): Promise<CheckoutOutcome | null> {
-  const o = await ctx.q.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
+  const o = (recordedRow(ctx, id) as OrderRow | undefined) ?? await ctx.q.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
   if (!o) return null;
   const token = documentToken(ctx.deps.config.APP_SECRET, 'order', o.id);
   return {
