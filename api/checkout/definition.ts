@@ -18,6 +18,7 @@ import type { StepId } from '../../src/domain/checkout/steps.ts';
 import type { CheckoutOutcome, OutcomeKind } from '../../src/domain/checkout/state.ts';
 import type { AddOnSelection, SelectedOffer, StepDefaults } from '../../src/domain/checkout/step-state.ts';
 import type { OutcomeColumns, PaymentState } from '../../db/schema/checkout.ts';
+import type { Occurrence } from '../../db/schema.ts';
 import type { StoredLines } from '../../db/queries/bookings.ts';
 import { parseWith } from '../http/parse.ts';
 import type { ProviderPayment } from '../payments/types.ts';
@@ -211,9 +212,10 @@ export interface FlowDefinition<R extends FlowRules = FlowRules, N extends strin
   stateRules?(ctx: Ctx): { calendarBased: boolean; instantBooking: boolean };
   /**
    * Runs once before the new checkout is written (e.g. pick the occurrence the page sent): it reads and decides; its
-   * row is inserted afterwards with what it chose, so it writes nothing that refers to the checkout.
+   * row is inserted afterwards with what it chose, so it writes nothing that refers to the checkout. `occurrence`:
+   * the row of `occurrenceId`, read with the course (null: the course has none of that id; undefined: not read).
    */
-  initialise?(ctx: Ctx, input: { occurrenceId?: string | null }): Promise<void>;
+  initialise?(ctx: Ctx, input: { occurrenceId?: string | null; occurrence?: Occurrence | null }): Promise<void>;
   /**
    * Records the flow's outcome inside the completing transaction; returns what it recorded. The e-mails of the four
    * course outcomes are sent by complete(); any other kind queues its own on `ctx.after`.

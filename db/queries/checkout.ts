@@ -3,6 +3,7 @@
  * options. Every function takes a query handle, so it can run inside the checkout's transaction.
  */
 import type { Kysely, Selectable } from 'kysely';
+import { decodeRow } from '../codec.ts';
 import type { AddOnsTable, Course, Database, Educator, Occurrence, OccurrencesTable, OffersTable } from '../schema.ts';
 import type { FormDefinition, FormField, FormValidation } from '../../src/domain/checkout/validation.ts';
 import { DEFAULT_FORM_REF, SYSTEM_FIELD_IDS, SYSTEM_FIELD_LABELS, defaultForm } from '../../src/domain/checkout/validation.ts';
@@ -98,6 +99,44 @@ export const OCCURRENCE_COLUMNS = [
 ] as const satisfies readonly (keyof OccurrencesTable)[];
 // A column added to the table but not to the list fails to compile here.
 const _everyOccurrenceColumn: Exclude<keyof OccurrencesTable, (typeof OCCURRENCE_COLUMNS)[number]> extends never ? true : never = true;
+
+/** The prefix of an occurrence's columns read joined to another row (readCheckout, courseStampWithOccurrence). */
+export const JOINED_OCCURRENCE = 'joined_occurrence_';
+
+/** An occurrence's columns under JOINED_OCCURRENCE, for a select beside another table's. */
+export const joinedOccurrenceColumns = () => OCCURRENCE_COLUMNS.map((column) => `occurrences.${column} as ${JOINED_OCCURRENCE}${column}` as const);
+
+/**
+ * Splits a row read with joinedOccurrenceColumns into its own columns and the occurrence (null: none joined). The
+ * codec knows columns by name, so the occurrence's JSON and boolean columns are decoded here, under their own names.
+ */
+export function splitJoinedOccurrence(found: Record<string, unknown>, sqlite: boolean): { rest: Record<string, unknown>; occurrence: Occurrence | null } {
+  const joined: Record<string, unknown> = {};
+  const rest: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(found)) {
+    if (key.startsWith(JOINED_OCCURRENCE)) joined[key.slice(JOINED_OCCURRENCE.length)] = value;
+    else rest[key] = value;
+  }
+  return { rest, occurrence: joined.id == null ? null : (decodeRow(joined, sqlite) as unknown as Occurrence) };
+}
+
+/**
+ * A course's stamp and, in the same statement, its occurrence `occurrenceId` (null: the course has none of that id):
+ * opening a checkout for a date read them one round trip apart.
+ */
+export async function courseStampWithOccurrence(q: Q, courseId: string, occurrenceId: string, sqlite: boolean): Promise<{ stamp: CatalogueStamp; occurrence: Occurrence | null } | null> {
+  const found = await q
+    .selectFrom('courses')
+    .leftJoin('catalogue_versions', 'catalogue_versions.educator_id', 'courses.educator_id')
+    .leftJoin('occurrences', (join) => join.on('occurrences.id', '=', occurrenceId).onRef('occurrences.course_id', '=', 'courses.id'))
+    .select(['courses.educator_id', 'catalogue_versions.version'])
+    .select(joinedOccurrenceColumns())
+    .where('courses.id', '=', courseId)
+    .executeTakeFirst();
+  if (!found) return null;
+  const { occurrence } = splitJoinedOccurrence(found, sqlite);
+  return { stamp: { educatorId: found.educator_id, version: Number(found.version ?? 0) }, occurrence };
+}
 
 /** An occurrence's own offers and add-ons (none: it sells the course's). */
 export interface OccurrenceOffers {

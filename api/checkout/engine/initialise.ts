@@ -8,7 +8,8 @@ import { z } from 'zod';
 import type { Deps } from '../../deps.ts';
 import type { SessionUser } from '../../../src/domain/session-user.ts';
 import type { CheckoutRow } from '../../../db/schema/checkout.ts';
-import { catalogueVersion, courseStamp, type CatalogueStamp, type CheckoutCatalogue } from '../../../db/queries/checkout.ts';
+import { catalogueVersion, courseStamp, courseStampWithOccurrence, type CatalogueStamp, type CheckoutCatalogue } from '../../../db/queries/checkout.ts';
+import type { Occurrence } from '../../../db/schema.ts';
 import { parseWith } from '../../http/parse.ts';
 import { ProblemError, problems, type Problem } from '../../../src/domain/problems.ts';
 import { CHECKOUT_ORIGINS, assertCourseTypeAccepted, sellsCourse } from '../../../src/domain/checkout/flows.ts';
@@ -42,9 +43,10 @@ function fail(problem: Problem): never {
 /**
  * What a new checkout sells from: the published course of `courseId` (a course flow, whose course type must match),
  * or the educator of `educatorId` (a flow without a course: whether the educator sells it is the flow's
- * `initialise` to decide).
+ * `initialise` to decide). A course's occurrence the page sent is read with the course's stamp (`occurrence`:
+ * undefined when none was sent, null when the course has none of that id).
  */
-async function sellerCatalogue(deps: Deps, def: AnyFlowDefinition, body: InitialiseBody): Promise<{ cat: CheckoutCatalogue; stamp: CatalogueStamp }> {
+async function sellerCatalogue(deps: Deps, def: AnyFlowDefinition, body: InitialiseBody): Promise<{ cat: CheckoutCatalogue; stamp: CatalogueStamp; occurrence?: Occurrence | null }> {
   const db = deps.db;
   // The catalogue's version is read first, so the cache checks its entries (the occurrence's offers too) against it.
   if (!sellsCourse(def.rules)) {
@@ -55,11 +57,14 @@ async function sellerCatalogue(deps: Deps, def: AnyFlowDefinition, body: Initial
     return { cat, stamp };
   }
   if (!body.courseId) fail(problems.validation([{ key: 'courseId', name: 'courseId', message: 'is required' }]));
-  const stamp = await courseStamp(db, body.courseId);
+  const read = body.occurrenceId
+    ? await courseStampWithOccurrence(db, body.courseId, body.occurrenceId, deps.dialect === 'sqlite')
+    : { stamp: await courseStamp(db, body.courseId), occurrence: undefined };
+  const stamp = read?.stamp;
   const cat = stamp && (await catalogueCache(db).course(db, body.courseId, stamp));
   if (!stamp || !cat || !cat.course.published) fail(problems.notFound('No such course'));
   assertCourseTypeAccepted(def.flow, def.rules, cat.course.type);
-  return { cat, stamp };
+  return { cat, stamp, occurrence: read?.occurrence };
 }
 
 export async function initialiseCheckout(deps: Deps, user: SessionUser | null, def: AnyFlowDefinition, input: unknown): Promise<CheckoutState> {
@@ -97,7 +102,7 @@ export async function previewCheckout(deps: Deps, user: SessionUser | null, def:
 /** A new checkout, decided but not written: the seller's catalogue, access, the flow's initialise and the steps settled. */
 async function draftCheckout(deps: Deps, user: SessionUser | null, def: AnyFlowDefinition, body: InitialiseBody): Promise<Ctx> {
   const db = deps.db;
-  const { cat, stamp } = await sellerCatalogue(deps, def, body);
+  const { cat, stamp, occurrence } = await sellerCatalogue(deps, def, body);
   if (!(await canAccessCourse(db, cat, user))) fail(problems.unauthorisedCheckout('You do not have access to this course.'));
   const now = deps.now();
   const row: CheckoutRow = {
@@ -112,7 +117,7 @@ async function draftCheckout(deps: Deps, user: SessionUser | null, def: AnyFlowD
   // the educator's settings), then written whole by one insert: nothing else can know its id yet.
   const ctx = await loadCtx(deps, db, { row, stamp }, user, cat);
   ctx.hold = null;
-  await ctx.def.initialise?.(ctx, { occurrenceId: body.occurrenceId });
+  await ctx.def.initialise?.(ctx, { occurrenceId: body.occurrenceId, occurrence });
   // A step the page already settled (the occurrence a course page sent) is passed.
   const steps = await stepsOf(ctx);
   while (stepObject(ctx, ctx.row.current_step as StepId)?.isComplete(ctx)) {

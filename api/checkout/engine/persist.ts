@@ -6,9 +6,8 @@
 import type { Deps } from '../../deps.ts';
 import type { SessionUser } from '../../../src/domain/session-user.ts';
 import type { CheckoutRow, SpaceHoldRow } from '../../../db/schema/checkout.ts';
-import { OCCURRENCE_COLUMNS, type CatalogueStamp, type CheckoutCatalogue, type Q } from '../../../db/queries/checkout.ts';
+import { joinedOccurrenceColumns, splitJoinedOccurrence, type CatalogueStamp, type CheckoutCatalogue, type Q } from '../../../db/queries/checkout.ts';
 import type { Occurrence } from '../../../db/schema.ts';
-import { decodeRow } from '../../../db/codec.ts';
 import { compiledOnce } from '../../../db/compiled.ts';
 import { ProblemError, problems } from '../../../src/domain/problems.ts';
 import { checkoutNotFoundProblem } from '../../../src/domain/checkout/problems.ts';
@@ -32,8 +31,6 @@ export interface StampedRow {
   hold?: SpaceHoldRow | null;
 }
 
-const JOINED_OCCURRENCE = 'joined_occurrence_';
-
 /** readCheckout's statement, compiled once (db/compiled.ts): it runs on every checkout request. */
 function checkoutRead(q: Q, id: string) {
   return q.selectFrom('checkouts')
@@ -46,7 +43,7 @@ function checkoutRead(q: Q, id: string) {
       'space_holds.voucher_id as hold_voucher_id', 'space_holds.status as hold_status', 'space_holds.expires_at as hold_expires_at',
       'space_holds.created_at as hold_created_at', 'space_holds.updated_at as hold_updated_at',
     ])
-    .select(OCCURRENCE_COLUMNS.map((column) => `occurrences.${column} as ${JOINED_OCCURRENCE}${column}` as const))
+    .select(joinedOccurrenceColumns())
     .where('checkouts.id', '=', id);
 }
 const readCheckoutRow = compiledOnce((q, id: string) => checkoutRead(q, id));
@@ -65,20 +62,13 @@ export async function readCheckout(q: Q, deps: Deps, id: string, options: { lock
     catalogue_version: version, hold_id: holdId, hold_occurrence_id: occurrenceId, hold_spaces: spaces, hold_voucher_id: voucherId,
     hold_status: status, hold_expires_at: expiresAt, hold_created_at: createdAt, hold_updated_at: updatedAt, ...rest
   } = found;
-  const joined: Record<string, unknown> = {};
-  const row: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(rest)) {
-    if (key.startsWith(JOINED_OCCURRENCE)) joined[key.slice(JOINED_OCCURRENCE.length)] = value;
-    else row[key] = value;
-  }
+  const { rest: row, occurrence } = splitJoinedOccurrence(rest, deps.dialect === 'sqlite');
   const checkout = row as unknown as CheckoutRow;
   const hold: SpaceHoldRow | null = holdId === null ? null : {
     id: holdId, checkout_id: checkout.id, occurrence_id: occurrenceId, spaces: Number(spaces), voucher_id: voucherId, status: status!,
     expires_at: Number(expiresAt), created_at: Number(createdAt), updated_at: Number(updatedAt),
   };
   noteHold(q, checkout.id, hold);
-  // The codec knows columns by name: the occurrence's JSON and boolean columns are decoded under their own.
-  const occurrence = joined.id == null ? null : (decodeRow(joined, deps.dialect === 'sqlite') as unknown as Occurrence);
   return { row: checkout, stamp: { educatorId: checkout.educator_id, version: Number(version ?? 0) }, occurrence, hold };
 }
 

@@ -26,7 +26,7 @@ export const bookingApplicationFlow = defineFlow({
   holds: () => ({ occurrenceId: null, spaces: 0, voucherId: null }),
   defaults: priceDefaults,
   initialise: async (ctx, input) => {
-    if (input.occurrenceId) await pickOccurrence(ctx, input.occurrenceId, 'occurrenceId');
+    if (input.occurrenceId) await pickOccurrence(ctx, input.occurrenceId, 'occurrenceId', input.occurrence);
   },
   outcome: async (ctx, _pay, base) => {
     const id = newReference('application');

@@ -32,7 +32,7 @@ export const bookingFlow = defineFlow({
   },
   defaults: priceDefaults,
   initialise: async (ctx, input) => {
-    if (input.occurrenceId) await pickOccurrence(ctx, input.occurrenceId, 'occurrenceId');
+    if (input.occurrenceId) await pickOccurrence(ctx, input.occurrenceId, 'occurrenceId', input.occurrence);
   },
   outcome: async (ctx, pay, base) => {
     await commitSpaces(ctx);

@@ -18,9 +18,12 @@ function occurrenceBookable(ctx: Ctx, occurrence: OccurrenceRow, offers: ReturnT
   return listed && Number(occurrence.start_datetime) > ctx.now;
 }
 
-/** Picks an occurrence (the step's action, or the occurrence a course page sent at initialise). */
-export async function pickOccurrence(ctx: Ctx, occurrenceId: string, key = 'payload.occurrence_id'): Promise<void> {
-  const occ = await catalogueCache(ctx.deps.db).occurrence(ctx.q, occurrenceId, ctx.cat, ctx.stamp);
+/**
+ * Picks an occurrence (the step's action, or the occurrence a course page sent at initialise). `read`: its row as the
+ * caller has just read it (null: the course has none of that id; undefined: not read, read here).
+ */
+export async function pickOccurrence(ctx: Ctx, occurrenceId: string, key = 'payload.occurrence_id', read?: OccurrenceRow | null): Promise<void> {
+  const occ = await catalogueCache(ctx.deps.db).occurrence(ctx.q, occurrenceId, ctx.cat, ctx.stamp, read);
   if (!occ || !occurrenceBookable(ctx, occ.occurrence, domainOffers(occ.offers))) {
     invalid([{ key, name: 'Date', message: 'is not available for booking' }]);
   }
