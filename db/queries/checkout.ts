@@ -101,7 +101,7 @@ export const OCCURRENCE_COLUMNS = [
 const _everyOccurrenceColumn: Exclude<keyof OccurrencesTable, (typeof OCCURRENCE_COLUMNS)[number]> extends never ? true : never = true;
 
 /** The prefix of an occurrence's columns read joined to another row (readCheckout, courseStampWithOccurrence). */
-export const JOINED_OCCURRENCE = 'joined_occurrence_';
+const JOINED_OCCURRENCE = 'joined_occurrence_';
 
 /** An occurrence's columns under JOINED_OCCURRENCE, for a select beside another table's. */
 export const joinedOccurrenceColumns = () => OCCURRENCE_COLUMNS.map((column) => `occurrences.${column} as ${JOINED_OCCURRENCE}${column}` as const);
