@@ -9,7 +9,7 @@ import pg from 'pg';
 import { Kysely, type Compilable, type Transaction } from 'kysely';
 import { RoutingSqliteDialect } from './sqlite-driver.ts';
 import { startCheckpointer, WRITER_BACKSTOP_PAGES, type Checkpointer } from './checkpointer.ts';
-import { CodecPlugin, CodecPostgresDialect } from './codec.ts';
+import { CodecPlugin, CodecPostgresDialect, decodeRow } from './codec.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
@@ -153,6 +153,41 @@ export async function writeLater(q: Pick<Db, 'executeQuery'>, query: Compilable)
 }
 
 /**
+ * Marks a statement sent ahead (sendAhead): a leading comment `ahead N`, N naming the answer it will give. Only inside a
+ * PostgreSQL transaction; the marker is taken off before the statement is named and sent.
+ */
+const AHEAD = '/* ahead ';
+const AHEAD_END = ' */ ';
+let aheadCount = 0;
+/** Answers of statements sent ahead, from the moment they are sent to the moment sendAhead takes them (microseconds). */
+const aheadAnswers = new Map<number, Promise<AheadAnswer>>();
+/** What kysely reads of the answer to a statement sent ahead: nothing (the caller awaits the real answer). */
+const SENT_AHEAD = { command: 'AHEAD', rowCount: null, rows: [], fields: [] };
+
+/** The answer of a statement sent ahead: its rows (decoded as every read's are) and how many rows it changed. */
+export interface AheadAnswer {
+  rows: Record<string, unknown>[];
+  changed: number;
+}
+
+/**
+ * A statement whose answer its caller needs, but not before the transaction's next statement: inside a PostgreSQL
+ * transaction it goes out at once and returns, so the next statement follows it without waiting for its answer
+ * (the connection is in pipeline mode) and both answers come back in one round trip. kysely runs a transaction's
+ * statements one at a time, which is why this goes below it. `answer` must be awaited before the transaction
+ * commits; a failure of the statement fails it, and fails every statement after it in the transaction. SQLite, and
+ * PostgreSQL outside a transaction: run at once, as any statement.
+ */
+export async function sendAhead(q: Pick<Db, 'executeQuery'>, dialect: Dialect, query: Compilable): Promise<{ answer: Promise<AheadAnswer> }> {
+  const compiled = query.compile();
+  const id = dialect === 'postgres' ? ++aheadCount : 0;
+  const result = await q.executeQuery(id ? { ...compiled, sql: `${AHEAD}${id}${AHEAD_END}${compiled.sql}` } : compiled);
+  const sent = aheadAnswers.get(id);
+  aheadAnswers.delete(id);
+  return { answer: sent ?? Promise.resolve({ rows: result.rows as Record<string, unknown>[], changed: Number(result.numAffectedRows ?? 0) }) };
+}
+
+/**
  * Every round trip to PostgreSQL costs both processes a wake-up, which on this kind of machine costs more than
  * most of our statements: so a transaction's BEGIN is held back and written with its first statement, and its held
  * writes (writeLater) with the statement after them, in one write (the connection is in pg's pipeline mode, so each
@@ -207,6 +242,19 @@ function preparingStatements(client: pg.PoolClient): void {
       beginHeld = true;
       inTransaction = true;
       return Promise.resolve(BEGUN);
+    }
+    if (plain && config.startsWith(AHEAD)) {
+      const end = config.indexOf(AHEAD_END);
+      const id = Number(config.slice(AHEAD.length, end));
+      const text = config.slice(end + AHEAD_END.length);
+      if (!inTransaction) return named(text, values);
+      const answer = (send(() => named(text, values)) as Promise<pg.QueryResult>).then((res) => ({
+        rows: (res.rows ?? []).map((row) => decodeRow(row, false)), changed: res.rowCount ?? 0,
+      }));
+      // Awaited by its caller; until then a failure is not an unhandled one (the transaction fails with it anyway).
+      answer.catch(() => undefined);
+      aheadAnswers.set(id, answer);
+      return Promise.resolve(SENT_AHEAD);
     }
     if (plain && config.startsWith(SENT_LATER)) {
       const text = config.slice(SENT_LATER.length);

@@ -1,10 +1,12 @@
 /**
  * writeLater (db/client.ts): a write whose answer nobody reads. On PostgreSQL, inside a transaction, it is held and
  * sent with the transaction's next statement; whatever the engine, the transaction must see it, commit it, and never
- * commit without it. Runs on both engines (TEST_DATABASE_URL for PostgreSQL).
+ * commit without it. And sendAhead: a statement whose answer is awaited later, sent at once so the next statement
+ * goes out behind it. Runs on both engines (TEST_DATABASE_URL for PostgreSQL).
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { writeLater } from '../../db/client.ts';
+import { openDb, sendAhead, writeLater, type Tx } from '../../db/client.ts';
+import { countRoundTrips } from '../helpers/pg-round-trips.ts';
 import { createTestDb, educatorName, type TestDb } from '../helpers/db.ts';
 import { educatorRow } from '../api/public-fixtures.ts';
 
@@ -99,4 +101,62 @@ it.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL: a held write is not sent 
     expect(await lockable()).toBe(false);
   });
   expect(await nameOf('edu_later_h')).toBe('Held');
+});
+
+it('a statement sent ahead answers when awaited, and the statements after it see what it did', async () => {
+  await t.db.insertInto('educators').values(educator('edu_ahead_a', 'Before') as never).execute();
+  const [answer, seen] = await t.db.transaction().execute(async (tx) => {
+    const sent = await sendAhead(tx, t.dialect, tx.updateTable('educators').set({ name: 'Ahead' }).where('id', '=', 'edu_ahead_a'));
+    const read = await tx.selectFrom('educators').select('name').where('id', '=', 'edu_ahead_a').executeTakeFirstOrThrow();
+    return [await sent.answer, read.name];
+  });
+  expect(answer.changed).toBe(1);
+  expect(seen).toBe('Ahead');
+  expect(await nameOf('edu_ahead_a')).toBe('Ahead');
+  // A read sent ahead answers its rows, decoded as every read's are (JSON columns parsed).
+  const rows = await t.db.transaction().execute(async (tx) => {
+    const sent = await sendAhead(tx, t.dialect, tx.selectFrom('educators').select(['name', 'links']).where('id', '=', 'edu_ahead_a'));
+    return (await sent.answer).rows;
+  });
+  expect(rows).toEqual([{ name: 'Ahead', links: expect.anything() }]);
+  expect(typeof rows[0]!.links).not.toBe('string');
+});
+
+it('a statement sent ahead that fails fails the transaction, and nothing of it is committed', async () => {
+  await t.db.insertInto('educators').values(educator('edu_ahead_b', 'Kept') as never).execute();
+  const attempt = t.db.transaction().execute(async (tx) => {
+    await tx.updateTable('educators').set({ name: 'Changed' }).where('id', '=', 'edu_ahead_b').execute();
+    const sent = await sendAhead(tx, t.dialect, tx.insertInto('educators').values(educator('edu_ahead_b', 'Duplicate') as never));
+    await tx.selectFrom('educators').select('name').where('id', '=', 'edu_ahead_b').execute().catch(() => undefined);
+    await sent.answer;
+  });
+  await expect(attempt).rejects.toThrow(/unique|duplicate/i);
+  expect(await nameOf('edu_ahead_b')).toBe('Kept');
+});
+
+it.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL: a statement sent ahead and the statement after it come back in one round trip', async () => {
+  const trips = countRoundTrips();
+  // Connections opened while counting: a handle of its own on this file's database.
+  const counted = openDb({ url: t.url, schema: t.schema, poolSize: 1 });
+  try {
+    await counted.insertInto('educators').values(educator('edu_ahead_c', 'Before') as never).execute();
+    const tripsOf = async (work: (tx: Tx) => Promise<unknown>) => {
+      const before = trips.count();
+      await counted.transaction().execute(work);
+      return trips.count() - before;
+    };
+    const update = (tx: Tx) => tx.updateTable('educators').set({ name: 'Ahead' }).where('id', '=', 'edu_ahead_c');
+    const read = (tx: Tx) => tx.selectFrom('educators').select('name').where('id', '=', 'edu_ahead_c').executeTakeFirstOrThrow();
+    // BEGIN goes with the first statement, COMMIT alone: one after the other, three round trips; sent ahead, two.
+    expect(await tripsOf(async (tx) => [await update(tx).execute(), await read(tx)])).toBe(3);
+    expect(await tripsOf(async (tx) => {
+      const sent = await sendAhead(tx, 'postgres', update(tx));
+      const name = (await read(tx)).name;
+      expect((await sent.answer).changed).toBe(1);
+      expect(name).toBe('Ahead');
+    })).toBe(2);
+  } finally {
+    trips.uninstall();
+    await counted.destroy();
+  }
 });
