@@ -31,7 +31,7 @@ export function courseOf(ctx: Pick<Ctx, 'cat'>): Course {
 
 /** The same checkout on another handle (after the transaction: read with the database, keep the catalogue read inside it). */
 export function withHandle(ctx: Ctx, q: Q, row: CheckoutRow = ctx.row): Ctx {
-  return { ...ctx, q, row: { ...row, step_state: structuredClone(row.step_state ?? {}) }, after: [], lastly: [] };
+  return { ...ctx, q, row: { ...row, step_state: structuredClone(row.step_state ?? {}) }, after: [], lastly: [], pending: [] };
 }
 
 /**

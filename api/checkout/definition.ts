@@ -48,6 +48,12 @@ export interface Ctx {
    * transaction, after the checkout row is saved: the lock is then held for those statements and the commit only.
    */
   lastly?: Array<() => Promise<void>>;
+  /**
+   * Guarded statements whose answer decides only whether the transaction may commit (the hold's commit): sent
+   * without waiting, so they go out with the statements after them, and awaited when the row is saved, where a
+   * failure throws and the transaction rolls back.
+   */
+  pending?: Array<Promise<void>>;
   /** The learner's membership benefits for this course (undefined: not read yet in this action). */
   member?: MemberBenefits | null;
   /** The checkout's hold as the action's transaction left it (null: none; undefined: not known, to be read). */

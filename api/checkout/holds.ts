@@ -21,7 +21,7 @@ import { newId } from './ids.ts';
 import { lapsedVoucherUses } from '../../db/queries/holds.ts';
 import { releaseGiftCard } from '../gifts/cards.ts';
 import { releaseCredit } from '../memberships/service.ts';
-import { writeLater } from '../../db/client.ts';
+import { sendAhead, writeLater } from '../../db/client.ts';
 
 export interface HoldRequest {
   occurrenceId: string | null;
@@ -43,11 +43,26 @@ export type HoldFailure = { kind: 'spaces'; available: number } | { kind: 'vouch
 export async function holderCapEnd(
   q: Q, input: { holder: string; scope: string; now: number; maxSeconds: number },
 ): Promise<{ end: number; againAt?: number }> {
-  const { holder, scope, now, maxSeconds } = input;
+  await startHolderCap(q, input);
+  return readHolderCap(q, input);
+}
+
+type CapInput = { holder: string; scope: string; now: number; maxSeconds: number };
+
+/** Begins the holder's cap unless one runs or rests (held: it goes out with the next statement). */
+async function startHolderCap(q: Q, { holder, scope, now, maxSeconds }: CapInput): Promise<void> {
   // Concurrent first holds of one learner agree on one start: the later upsert finds the row and leaves it.
   await writeLater(q, q.insertInto('hold_caps').values({ holder, scope, started_at: now })
     .onConflict((oc) => oc.columns(['holder', 'scope']).doUpdateSet({ started_at: now }).where('hold_caps.started_at', '<=', now - 2 * maxSeconds)));
-  const row = await q.selectFrom('hold_caps').select('started_at').where('holder', '=', holder).where('scope', '=', scope).executeTakeFirst();
+}
+
+async function readHolderCap(q: Q, input: CapInput): Promise<{ end: number; againAt?: number }> {
+  return capOf(await capQuery(q, input).executeTakeFirst(), input);
+}
+
+const capQuery = (q: Q, { holder, scope }: CapInput) => q.selectFrom('hold_caps').select('started_at').where('holder', '=', holder).where('scope', '=', scope);
+
+function capOf(row: { started_at?: unknown } | undefined, { now, maxSeconds }: CapInput): { end: number; againAt?: number } {
   const end = Number(row?.started_at ?? now) + maxSeconds;
   return now < end ? { end } : { end, againAt: end + maxSeconds };
 }
@@ -235,29 +250,34 @@ export async function acquireHold(
   let capEnd = input.maxSeconds === undefined ? Infinity : Number(existing?.created_at ?? now) + input.maxSeconds;
   if (now >= capEnd) return { ok: false, failure: { kind: 'lapsed' } };
   const scope = holdScope(input);
-  if (input.maxSeconds !== undefined && input.holder && scope) {
-    const cap = await holderCapEnd(q, { holder: input.holder, scope, now, maxSeconds: input.maxSeconds });
-    if (cap.againAt !== undefined) return { ok: false, failure: { kind: 'lapsed', againAt: cap.againAt } };
-    capEnd = Math.min(capEnd, cap.end);
-  }
-  const expiresAt = Math.min(now + input.ttlSeconds, capEnd);
+  const cap = input.maxSeconds !== undefined && input.holder && scope ? { holder: input.holder, scope, now, maxSeconds: input.maxSeconds } : null;
   const wanted = { occurrence_id: input.spaces > 0 ? input.occurrenceId : null, spaces: input.occurrenceId ? input.spaces : 0, voucher_id: input.voucherId };
   const sameAs = (hold: SpaceHoldRow) => (hold.occurrence_id ?? null) === wanted.occurrence_id && Number(hold.spaces) === wanted.spaces
     && (hold.voucher_id ?? null) === wanted.voucher_id;
 
-  // Renewing a live hold for the same selection (every action on Payment) only moves its expiry: one guarded update
-  // of the hold's row, without the occurrence's lock — a sweep racing it re-checks the expiry under the row lock.
-  if (existing && existing.status === 'held' && Number(existing.expires_at) > now && sameAs(existing)) {
-    const renewed = await q.updateTable('space_holds').set({ expires_at: expiresAt, updated_at: now })
-      .where('id', '=', existing.id).where('status', '=', 'held').where('expires_at', '>', now).executeTakeFirst();
-    if (Number(renewed.numUpdatedRows) === 1) return { ok: true, hold: noted(q, { ...existing, expires_at: expiresAt, updated_at: now }) };
+  // The common cases take one guarded statement, sent right behind the read of the holder's cap (which goes ahead,
+  // db/client.ts sendAhead: one round trip for both on PostgreSQL): renewing a live hold for the same selection (every action on Payment) only moves its expiry, without
+  // the occurrence's lock (a sweep racing it re-checks the expiry under the row lock); a first hold of spaces alone
+  // takes them (and the occurrence's row lock) at once. When the cap has run out, what that statement did is rolled
+  // back with the transaction: the caller answers the failure by throwing. The cap's upsert goes out first, so the
+  // locks are taken in the order of the module's comment.
+  const renewable = !!existing && existing.status === 'held' && Number(existing.expires_at) > now && sameAs(existing);
+  const firstSpaces = !existing && !!input.occurrenceId && input.spaces > 0 && !input.voucherId;
+  const uncapped = Math.min(now + input.ttlSeconds, capEnd);
+  if (cap) await startHolderCap(q, cap);
+  const capRead = cap ? await sendAhead(q, dialect, capQuery(q, cap)) : null;
+  const done = renewable ? await renew(q, existing, uncapped, now) : firstSpaces ? await takeSpaces(q, input.occurrenceId!, input.spaces) : false;
+  const holderCap = cap && capRead ? capOf((await capRead.answer).rows[0], cap) : null;
+  if (holderCap?.againAt !== undefined) return { ok: false, failure: { kind: 'lapsed', againAt: holderCap.againAt } };
+  if (holderCap) capEnd = Math.min(capEnd, holderCap.end);
+  const expiresAt = Math.min(now + input.ttlSeconds, capEnd);
+  if (done && renewable) {
+    // The holder's cap ends before the checkout's own: the expiry it allows (sent with the next statement).
+    if (expiresAt !== uncapped) await writeLater(q, q.updateTable('space_holds').set({ expires_at: expiresAt }).where('id', '=', existing.id));
+    return { ok: true, hold: noted(q, { ...existing, expires_at: expiresAt, updated_at: now }) };
   }
-  // A first hold of spaces alone: the guarded update takes the spaces (and the occurrence's row lock) at once. Only
-  // when too few are left are the lapsed holds swept first and the spaces asked for again, below.
-  if (!existing && input.occurrenceId && input.spaces > 0 && !input.voucherId) {
-    const taken = await takeSpaces(q, input.occurrenceId, input.spaces);
-    if (taken) return { ok: true, hold: await insertHold(q, checkoutId, now, { ...wanted, expires_at: expiresAt }) };
-  }
+  // Only when too few spaces were left are the lapsed holds swept first and the spaces asked for again, below.
+  if (done) return { ok: true, hold: await insertHold(q, checkoutId, now, { ...wanted, expires_at: expiresAt }) };
 
   const occurrences = [input.occurrenceId, existing?.occurrence_id].filter((v): v is string => !!v);
   for (const o of [...new Set(occurrences)].sort()) await lockOccurrence(q, dialect, o);
@@ -303,6 +323,13 @@ export async function acquireHold(
   return { ok: true, hold: await insertHold(q, checkoutId, now, { occurrence_id: input.occurrenceId, spaces: wanted.spaces, voucher_id: input.voucherId, expires_at: expiresAt }) };
 }
 
+/** Moves a live hold's expiry; false when it is no longer live (a sweep released it meanwhile). */
+async function renew(q: Q, hold: SpaceHoldRow, expiresAt: number, now: number): Promise<boolean> {
+  const renewed = await q.updateTable('space_holds').set({ expires_at: expiresAt, updated_at: now })
+    .where('id', '=', hold.id).where('status', '=', 'held').where('expires_at', '>', now).executeTakeFirst();
+  return Number(renewed.numUpdatedRows) === 1;
+}
+
 /** The guard of spec 5's capacity: takes `spaces` off the occurrence only if that many are left. */
 async function takeSpaces(q: Q, occurrenceId: string, spaces: number): Promise<boolean> {
   const res = await q
@@ -340,17 +367,26 @@ export async function releaseHold(q: Q, dialect: Dialect, checkoutId: string, no
 }
 
 /** Makes the hold permanent (the outcome was recorded). True when this call committed it. */
-export async function commitHold(q: Q, hold: SpaceHoldRow, now: number): Promise<boolean> {
-  const res = await q
+export async function commitHold(q: Q, dialect: Dialect, hold: SpaceHoldRow, now: number): Promise<boolean> {
+  return (await commitHoldAhead(q, dialect, hold, now)).committed;
+}
+
+/**
+ * commitHold sent ahead (db/client.ts sendAhead): the statements after it go out without waiting for its answer,
+ * `committed`, which must be awaited before the transaction commits.
+ */
+export async function commitHoldAhead(q: Q, dialect: Dialect, hold: SpaceHoldRow, now: number): Promise<{ committed: Promise<boolean> }> {
+  const sent = await sendAhead(q, dialect, q
     .updateTable('space_holds')
     .set({ status: 'committed', updated_at: now })
     .where('id', '=', hold.id)
-    .where('status', '=', 'held')
-    .executeTakeFirst();
-  if (Number(res.numUpdatedRows) === 1) {
-    noteHold(q, hold.checkout_id, { ...hold, status: 'committed', updated_at: now });
-    return true;
-  }
-  forgetHold(q, hold.checkout_id);
-  return false;
+    .where('status', '=', 'held'));
+  // Until it answers, the transaction knows the hold as it was; no statement of the outcome reads it.
+  const committed = sent.answer.then(({ changed }) => {
+    if (changed === 1) noteHold(q, hold.checkout_id, { ...hold, status: 'committed', updated_at: now });
+    else forgetHold(q, hold.checkout_id);
+    return changed === 1;
+  });
+  committed.catch(() => undefined);
+  return { committed };
 }

@@ -8,9 +8,9 @@ import { ProblemError, problems } from '../../src/domain/problems.ts';
 import { assertKnownUser } from '../../src/domain/checkout/validation.ts';
 import { holdLapsedProblem, soldOutProblem, voucherProperty } from '../../src/domain/checkout/problems.ts';
 import type { StoredCostSummary } from '../../db/queries/bookings.ts';
-import { issueNewInvoiceNumber } from '../documents/numbering.ts';
+import { issueNewInvoiceNumberUnread } from '../documents/numbering.ts';
 import { hasDocument } from '../documents/describe.ts';
-import { acquireHold, commitHold, currentHold, endHolderCaps, holdScope, holderCapEnd, holderOf } from './holds.ts';
+import { acquireHold, commitHoldAhead, currentHold, endHolderCaps, holdScope, holderCapEnd, holderOf } from './holds.ts';
 import { checkoutCost, entry, setEntry, type Ctx } from './context.ts';
 import type { CompletionPayment, OutcomeBase, OutcomeKind } from './definition.ts';
 import { notifyOutcome } from './notify.ts';
@@ -131,7 +131,15 @@ export async function commitSpaces(ctx: Ctx): Promise<void> {
     await holdForSelection(ctx, { capped: false });
     hold = await currentHold(ctx.q, ctx.row.id);
   }
-  if (!hold || !(await commitHold(ctx.q, hold, ctx.now))) throw new ProblemError(problems.checkoutSubmission());
+  if (!hold) throw new ProblemError(problems.checkoutSubmission());
+  // Nothing of the outcome waits for the hold's commit, only the transaction's own: it goes out with the outcome's
+  // insert and is awaited when the row is saved (a hold a sweep released meanwhile rolls everything back there).
+  const { committed } = await commitHoldAhead(ctx.q, ctx.dialect, hold, ctx.now);
+  const check = committed.then((done) => {
+    if (!done) throw new ProblemError(problems.checkoutSubmission());
+  });
+  check.catch(() => undefined);
+  (ctx.pending ??= []).push(check);
   const scopes = [holdScope({ occurrenceId: hold.occurrence_id, spaces: Number(hold.spaces), voucherId: hold.voucher_id }), hold.voucher_id ? `voucher:${hold.voucher_id}` : null];
   await endHolderCaps(ctx.q, holder(ctx), [...new Set(scopes.filter((s): s is string => !!s))]);
 }
@@ -261,7 +269,7 @@ export async function complete(ctx: Ctx, pay: CompletionPayment): Promise<void> 
     && hasDocument({ lines: base.lines, costSummary: ctx.row.cost_summary as StoredCostSummary | null, totalCost: base.total_cost })) {
     const input = { kind: outcome.kind, outcomeId: outcome.id, educatorId: ctx.row.educator_id, issuedAt: ctx.now, now: ctx.now };
     (ctx.lastly ??= []).push(async () => {
-      await issueNewInvoiceNumber(ctx.q, input);
+      await issueNewInvoiceNumberUnread(ctx.q, ctx.dialect, input);
     });
   }
 

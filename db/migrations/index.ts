@@ -42,6 +42,7 @@ import * as m0291 from './0291_educator_images.ts';
 import * as m0292 from './0292_learner_generated_columns.ts';
 import * as m0293 from './0293_learner_message_orders.ts';
 import * as m0294 from './0294_session_change_notices.ts';
+import * as m0295 from './0295_checkout_known_rows.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_catalogue': m0001,
@@ -86,6 +87,7 @@ export const migrations: Record<string, Migration> = {
   '0292_learner_generated_columns': m0292,
   '0293_learner_message_orders': m0293,
   '0294_session_change_notices': m0294,
+  '0295_checkout_known_rows': m0295,
 };
 
 export const migrationProvider: MigrationProvider = {

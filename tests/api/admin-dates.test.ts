@@ -55,7 +55,7 @@ async function takeSpaces(occurrenceId: string, spaces: number, book: boolean): 
   await newCheckout(id, occurrenceId);
   const result = await server.db.transaction().execute(async (tx) => {
     const held = await acquireHold(tx, server.testDb.dialect, { checkoutId: id, now: NOW, ttlSeconds: 600, occurrenceId, spaces, voucherId: null });
-    if (held.ok && book) await commitHold(tx, held.hold, NOW);
+    if (held.ok && book) await commitHold(tx, server.testDb.dialect, held.hold, NOW);
     return held;
   });
   expect(result.ok).toBe(true);

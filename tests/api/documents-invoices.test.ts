@@ -10,7 +10,7 @@ import { signUpAndLogin } from '../helpers/auth.ts';
 import {
   ADDONS, CARDS, IDS, OFFERS, booker, client, contactPayload, payWithCard, problemType, seedCheckoutCatalogue, type Client,
 } from './checkout-fixtures.ts';
-import { issueInvoiceNumber, issueNewInvoiceNumber } from '../../api/documents/numbering.ts';
+import { formatInvoiceNumber, issueInvoiceNumber, issueNewInvoiceNumber, issueNewInvoiceNumberUnread } from '../../api/documents/numbering.ts';
 import { renderInvoicePdf } from '../../api/documents/invoice.ts';
 
 let server: TestServer;
@@ -260,6 +260,32 @@ describe('receipt of a paid booking', () => {
     const doc = await server.db.transaction().execute((tx) => issueNewInvoiceNumber(tx, { kind: 'order', outcomeId: 'ORD-FIRST', educatorId, issuedAt: now, now }));
     expect(doc.invoice_number).toBe('INV-000001');
     await server.db.deleteFrom('invoice_documents').where('outcome_id', '=', 'ORD-FIRST').execute();
+  });
+});
+
+describe('numbers issued where the transaction does not read them (a checkout\u2019s outcome)', () => {
+  it('follow on from the counter in the same format, past six digits, and a rollback leaves no gap', async () => {
+    const educatorId = 'edu_unread_numbers';
+    const model = await server.db.selectFrom('educators').selectAll().where('id', '=', IDS.educator).executeTakeFirstOrThrow();
+    await server.db.insertInto('educators').values({ ...model, id: educatorId, slug: 'unread-numbers' }).execute();
+    const issue = (outcomeId: string, fail = false) => server.db.transaction().execute(async (tx) => {
+      await issueNewInvoiceNumberUnread(tx, server.testDb.dialect, { kind: 'booking', outcomeId, educatorId, issuedAt: now, now });
+      if (fail) throw new Error('the outcome could not be recorded');
+    });
+    await issue('BKG-UNREAD-1');
+    await server.db.updateTable('document_counters').set({ value: 999_998 }).where('scope', '=', `invoice:${educatorId}`).execute();
+    await issue('BKG-UNREAD-2');
+    await expect(issue('BKG-UNREAD-ROLLED-BACK', true)).rejects.toThrow('could not be recorded');
+    await issue('BKG-UNREAD-3');
+    const docs = await server.db.selectFrom('invoice_documents').select(['outcome_id', 'seq', 'invoice_number'])
+      .where('educator_id', '=', educatorId).orderBy('seq').execute();
+    expect(docs.map((d) => [d.outcome_id, Number(d.seq), d.invoice_number])).toEqual([
+      ['BKG-UNREAD-1', 1, formatInvoiceNumber(1)],
+      ['BKG-UNREAD-2', 999_999, 'INV-999999'],
+      ['BKG-UNREAD-3', 1_000_000, formatInvoiceNumber(1_000_000)],
+    ]);
+    expect(formatInvoiceNumber(1)).toBe('INV-000001');
+    expect(formatInvoiceNumber(1_000_000)).toBe('INV-1000000');
   });
 });
 

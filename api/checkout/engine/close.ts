@@ -11,7 +11,8 @@ import { withHandle, type Ctx } from '../context.ts';
 import { releaseHold } from '../holds.ts';
 import { leavePayment } from '../steps/payment.ts';
 import { visibleTo } from './access.ts';
-import { loadCtx, lockRow, runAfter, saveRow } from './persist.ts';
+import { loadCtx, runAfter, saveRow } from './persist.ts';
+import { inCheckoutTransaction } from './known.ts';
 import { toState } from './state.ts';
 
 /**
@@ -30,8 +31,7 @@ export const SERVER = 'server' as const;
 /** Closes an open checkout: releases its hold, cancels its provider payment. */
 export async function closeCheckout(deps: Deps, by: { user: SessionUser | null } | typeof SERVER, id: string): Promise<Ctx> {
   const user = by === SERVER ? null : by.user;
-  const ctx = await deps.db.transaction().execute(async (tx) => {
-    const locked = await lockRow(tx, deps, id);
+  const ctx = await inCheckoutTransaction(deps, id, async (tx, locked) => {
     // The id travels in URLs (analytics, the embedding site): knowing it is not owning the checkout.
     if (!locked || (by !== SERVER && !visibleTo(locked.row, user))) throw new ProblemError(checkoutNotFoundProblem());
     if (locked.row.status !== 'open') throw new ProblemError(problems.checkoutSubmission());
@@ -41,7 +41,7 @@ export async function closeCheckout(deps: Deps, by: { user: SessionUser | null }
     inner.row.status = 'abandoned';
     await saveRow(inner);
     return inner;
-  });
+  }, (done) => done);
   await runAfter(ctx);
   return ctx;
 }

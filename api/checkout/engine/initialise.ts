@@ -20,6 +20,7 @@ import { stepObject, stepsOf, type AnyFlowDefinition, type Ctx } from '../contex
 import { newCheckoutId } from '../ids.ts';
 import { awaitsLogin, canAccessCourse, visibleTo } from './access.ts';
 import { loadCtx } from './persist.ts';
+import { knownCheckouts } from './known.ts';
 import { getCheckout } from './read.ts';
 import { toState } from './state.ts';
 
@@ -83,6 +84,7 @@ export async function initialiseCheckout(deps: Deps, user: SessionUser | null, d
   // Written once: the version a checkout has after its first save.
   ctx.row.version = 1;
   await db.insertInto('checkouts').values(ctx.row).execute();
+  knownCheckouts(deps)?.remember(ctx);
   return toState(ctx);
 }
 

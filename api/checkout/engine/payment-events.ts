@@ -10,7 +10,8 @@ import { recordPaid } from '../steps/payment.ts';
 import { providerNamed } from '../../payments/registry.ts';
 import { isPaymentSuccessful, type ProviderPayment } from '../../payments/types.ts';
 import type { PaymentEvent, PaymentEventResult } from '../../payments/port.ts';
-import { loadCtx, lockRow, runAfter, saveRow } from './persist.ts';
+import { loadCtx, runAfter, saveRow, type StampedRow } from './persist.ts';
+import { inCheckoutTransaction, knownCheckouts } from './known.ts';
 
 /**
  * A provider event (webhook, the test provider's notice, or the reconciler): completes the checkout that is
@@ -20,9 +21,12 @@ import { loadCtx, lockRow, runAfter, saveRow } from './persist.ts';
  */
 export async function handlePaymentEvent(deps: Deps, event: PaymentEvent, reported?: ProviderPayment): Promise<PaymentEventResult> {
   if (event.type !== 'payment.succeeded') return 'ignored';
-  const record = await deps.db.selectFrom('checkout_payments').selectAll()
-    .where('provider', '=', event.provider).where('provider_payment_id', '=', event.paymentId).executeTakeFirst();
-  if (!record) return 'ignored';
+  // A payment this process created for a checkout it still has a copy of is that checkout's (the transaction
+  // checks the copy); any other is looked up among every payment a checkout has created.
+  const checkoutId = knownCheckouts(deps)?.paidBy(event.provider, event.paymentId)
+    ?? (await deps.db.selectFrom('checkout_payments').select('checkout_id')
+      .where('provider', '=', event.provider).where('provider_payment_id', '=', event.paymentId).executeTakeFirst())?.checkout_id;
+  if (!checkoutId) return 'ignored';
   const provider = providerNamed(deps, event.provider);
   // An event says only which payment; its state is asked of the provider, unless this process's own provider
   // has just reported it (`reported`, the test provider's confirmation).
@@ -30,7 +34,7 @@ export async function handlePaymentEvent(deps: Deps, event: PaymentEvent, report
   if (!provider || !payment || !isPaymentSuccessful(payment.status)) return 'ignored';
   let out: Recorded;
   try {
-    out = await deps.db.transaction().execute((tx) => recordPayment(deps, tx, record.checkout_id, payment));
+    out = await inCheckoutTransaction(deps, checkoutId, (tx, read) => recordPayment(deps, tx, read, payment), (done) => done.ctx);
   } catch (error) {
     if (!(error instanceof ProblemError)) throw error;
     out = { result: 'refund', ctx: null };
@@ -55,8 +59,7 @@ interface Recorded {
  * In the transaction: the checkout, locked, records the payment if it is open and waiting for exactly this payment,
  * amount and currency; a payment it already recorded is 'already-complete'; any other is to be refunded.
  */
-async function recordPayment(deps: Deps, tx: Q, checkoutId: string, payment: ProviderPayment): Promise<Recorded> {
-  const locked = await lockRow(tx, deps, checkoutId);
+async function recordPayment(deps: Deps, tx: Q, locked: StampedRow | undefined, payment: ProviderPayment): Promise<Recorded> {
   if (!locked) return { result: 'refund', ctx: null };
   const { row } = locked;
   if (row.status === 'completed') return { result: row.payment_id === payment.id ? 'already-complete' : 'refund', ctx: null };

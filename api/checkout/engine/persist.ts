@@ -122,6 +122,7 @@ export async function saveRow(ctx: Ctx): Promise<void> {
     .where('id', '=', r.id));
   r.version = Number(r.version) + 1;
   r.updated_at = ctx.now;
+  for (const check of ctx.pending?.splice(0) ?? []) await check;
   for (const job of ctx.lastly?.splice(0) ?? []) await job();
   // The hold the answer shows, as this transaction leaves it (known without a statement: api/checkout/holds.ts).
   ctx.hold = (await currentHold(ctx.q, r.id)) ?? null;

@@ -7,7 +7,8 @@ import type { CheckoutState } from '../../../src/domain/checkout/state.ts';
 import { withHandle } from '../context.ts';
 import { awaitsLogin, visibleTo } from './access.ts';
 import { settleLogin } from './navigation.ts';
-import { accessibleCtx, loadCtx, lockRow, readCheckout, saveRow, type StampedRow } from './persist.ts';
+import { accessibleCtx, loadCtx, readCheckout, saveRow, type StampedRow } from './persist.ts';
+import { inCheckoutTransaction } from './known.ts';
 import { lockedState, toState } from './state.ts';
 
 function fail(problem: ReturnType<typeof checkoutNotFoundProblem>): never {
@@ -22,13 +23,12 @@ export async function getCheckout(deps: Deps, user: SessionUser | null, id: stri
   // a GET changes nothing.
   if (!user || read.row.current_step !== 'login' || read.row.status !== 'open') return readState(deps, user, read);
   await accessibleCtx(deps, deps.db, read, user);
-  const settled = await deps.db.transaction().execute(async (tx) => {
-    const locked = await lockRow(tx, deps, id);
+  const settled = await inCheckoutTransaction(deps, id, async (tx, locked) => {
     if (!locked) fail(checkoutNotFoundProblem());
     const inner = await loadCtx(deps, tx, locked, user);
     if (await settleLogin(inner)) await saveRow(inner);
     return inner;
-  });
+  }, (done) => done);
   return toState(withHandle(settled, deps.db));
 }
 

@@ -22,7 +22,8 @@ import { providerNamed } from '../../payments/registry.ts';
 import { needsLogin, visibleTo } from './access.ts';
 import { closeCheckout, SERVER } from './close.ts';
 import { apply, goBack, settleLogin } from './navigation.ts';
-import { accessibleCtx, lockRow, readCheckout, runAfter, saveRow } from './persist.ts';
+import { accessibleCtx, readCheckout, runAfter, saveRow, type StampedRow } from './persist.ts';
+import { inCheckoutTransaction, knownCheckouts } from './known.ts';
 import { readState } from './read.ts';
 import { toState } from './state.ts';
 
@@ -69,7 +70,7 @@ export async function submitResponse(deps: Deps, user: SessionUser | null, id: s
   if ('state' in chosen) return chosen.state;
   let ctx: Ctx;
   try {
-    ctx = await deps.db.transaction().execute((tx) => runLocked(deps, tx, user, id, envelope, chosen));
+    ctx = await inCheckoutTransaction(deps, id, (tx, read) => runLocked(deps, tx, read, user, envelope, chosen), (done) => done);
   } catch (error) {
     await afterFailure(deps, id, chosen.prepared, error);
     throw error;
@@ -85,7 +86,8 @@ export async function submitResponse(deps: Deps, user: SessionUser | null, id: s
  */
 async function prepareOutside(deps: Deps, user: SessionUser | null, id: string, envelope: Envelope): Promise<Chosen | { state: CheckoutState }> {
   if (!actionPrepares(envelope.action)) return { prepared: {} };
-  const seen = await readCheckout(deps.db, deps, id);
+  // The copy this process kept will do: the transaction checks it, or decides again on the locked row.
+  const seen = knownCheckouts(deps)?.get(id) ?? (await readCheckout(deps.db, deps, id));
   if (!seen || !visibleTo(seen.row, user)) fail(checkoutNotFoundProblem());
   const bound = chooseAction(seen.row, user, envelope);
   // A completed checkout changes no more: confirming its payment again is answered from this read.
@@ -94,8 +96,7 @@ async function prepareOutside(deps: Deps, user: SessionUser | null, id: string, 
 }
 
 /** The action on the locked row, in the transaction: the checkout as it stands decides, and is saved. */
-async function runLocked(deps: Deps, tx: Q, user: SessionUser | null, id: string, envelope: Envelope, chosen: Chosen): Promise<Ctx> {
-  const locked = await lockRow(tx, deps, id);
+async function runLocked(deps: Deps, tx: Q, locked: StampedRow | undefined, user: SessionUser | null, envelope: Envelope, chosen: Chosen): Promise<Ctx> {
   if (!locked || !visibleTo(locked.row, user)) fail(checkoutNotFoundProblem());
   const { row } = locked;
   const action = chosen.bound !== undefined ? chosen.bound : chooseAction(row, user, envelope);
@@ -103,7 +104,7 @@ async function runLocked(deps: Deps, tx: Q, user: SessionUser | null, id: string
   if (row.status === 'completed') {
     // Confirming the same payment twice: the checkout is already complete, nothing more is recorded.
     if (action?.repeatable) {
-      inner.hold = (await currentHold(tx, id)) ?? null;
+      inner.hold = (await currentHold(tx, row.id)) ?? null;
       return inner;
     }
     fail(problems.checkoutSubmission());
