@@ -83,49 +83,37 @@ export class TestPaymentProvider implements PaymentProvider {
   async confirm(id: string, input: {
     cardNumber: string; clientSecret: string; returnUrl: (metadata: Record<string, string>) => string | null; redirectBase: string;
   }): Promise<ConfirmResult | null> {
-    const row = await this.db.selectFrom('test_payments').selectAll().where('id', '=', id).executeTakeFirst();
-    if (!row || row.client_secret !== input.clientSecret) return null;
     const card = input.cardNumber.replace(/[\s-]/g, '');
     const now = this.options.now();
-    const confirmable = ['requires_payment_method', 'requires_confirmation'];
-    if (!confirmable.includes(row.status)) {
-      if (row.status === 'succeeded' || row.status === 'requires_action') return { ok: true, payment: toPayment(row, input.redirectBase) };
-      const error: PaymentError = { type: 'invalid_request_error', code: 'payment_intent_unexpected_state', message: `This payment is ${row.status}.` };
-      return { ok: false, payment: toPayment(row, input.redirectBase), error };
-    }
-    let status: PaymentStatus;
-    let error: PaymentError | null = null;
-    if (card === TEST_CARDS.success) status = 'succeeded';
-    else if (card === TEST_CARDS.threeDSecure) status = 'requires_action';
-    else if (card === TEST_CARDS.declined) {
-      status = 'requires_payment_method';
-      error = { type: 'card_error', code: 'card_declined', message: DECLINED_MESSAGE };
-    } else {
-      status = 'requires_payment_method';
-      error = { type: 'validation_error', code: 'invalid_number', message: 'Your card number is invalid.' };
-    }
+    const { status, error } = cardOutcome(card);
+    // One statement when the payment is this secret's and may be confirmed (the card element's every first try).
     const updated = await this.db
       .updateTable('test_payments')
-      .set({
-        status,
-        payment_error: error ? { ...error } : null,
-        card_last4: card.slice(-4) || null,
-        return_url: input.returnUrl((row.metadata ?? {}) as Record<string, string>) ?? row.return_url,
-        updated_at: now,
-      })
+      .set({ status, payment_error: error ? { ...error } : null, card_last4: card.slice(-4) || null, updated_at: now })
       .where('id', '=', id)
-      .where('status', 'in', confirmable)
+      .where('client_secret', '=', input.clientSecret)
+      .where('status', 'in', CONFIRMABLE)
       .returningAll()
       .executeTakeFirst();
-    if (!updated) {
-      // Someone else confirmed it meanwhile: report its state.
-      const current = await this.db.selectFrom('test_payments').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-      return isOk(current.status) ? { ok: true, payment: toPayment(current, input.redirectBase) } : {
-        ok: false, payment: toPayment(current, input.redirectBase), error: { type: 'api_error', message: 'Payment is being processed.' },
-      };
+    if (updated) {
+      // Only the authorisation page sends the browser on, to where the payment's checkout is.
+      if (status === 'requires_action') {
+        updated.return_url = input.returnUrl((updated.metadata ?? {}) as Record<string, string>) ?? updated.return_url;
+        await this.db.updateTable('test_payments').set({ return_url: updated.return_url }).where('id', '=', id).execute();
+      }
+      if (error) return { ok: false, payment: toPayment(updated, input.redirectBase), error };
+      return { ok: true, payment: toPayment(updated, input.redirectBase) };
     }
-    if (error) return { ok: false, payment: toPayment(updated, input.redirectBase), error };
-    return { ok: true, payment: toPayment(updated, input.redirectBase) };
+    const row = await this.db.selectFrom('test_payments').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row || row.client_secret !== input.clientSecret) return null;
+    // Confirmed already (a second tap, or a confirmation racing this one): its state.
+    if (row.status === 'succeeded' || row.status === 'requires_action') return { ok: true, payment: toPayment(row, input.redirectBase) };
+    if (!(CONFIRMABLE as string[]).includes(row.status)) {
+      const unexpected: PaymentError = { type: 'invalid_request_error', code: 'payment_intent_unexpected_state', message: `This payment is ${row.status}.` };
+      return { ok: false, payment: toPayment(row, input.redirectBase), error: unexpected };
+    }
+    // Confirmable again by now: another confirmation has just been refused meanwhile.
+    return { ok: false, payment: toPayment(row, input.redirectBase), error: { type: 'api_error', message: 'Payment is being processed.' } };
   }
 
   /** The 3-D Secure page's answer: completes (or fails) a payment that requires action. */
@@ -146,6 +134,16 @@ export class TestPaymentProvider implements PaymentProvider {
     const row = await this.db.selectFrom('test_payments').selectAll().where('id', '=', id).executeTakeFirst();
     return row ?? null;
   }
+}
+
+const CONFIRMABLE: PaymentStatus[] = ['requires_payment_method', 'requires_confirmation'];
+
+/** What a test card number does to a payment (TEST_CARDS): succeed, ask for 3-D Secure, or be refused. */
+function cardOutcome(card: string): { status: PaymentStatus; error: PaymentError | null } {
+  if (card === TEST_CARDS.success) return { status: 'succeeded', error: null };
+  if (card === TEST_CARDS.threeDSecure) return { status: 'requires_action', error: null };
+  if (card === TEST_CARDS.declined) return { status: 'requires_payment_method', error: { type: 'card_error', code: 'card_declined', message: DECLINED_MESSAGE } };
+  return { status: 'requires_payment_method', error: { type: 'validation_error', code: 'invalid_number', message: 'Your card number is invalid.' } };
 }
 
 /** A new payment of the built-in test providers (the test card's and the test wallet's share one table). */
@@ -226,10 +224,6 @@ export async function refundAllTestPayment(db: Db, paymentId: string, now: numbe
     }).onConflict((oc) => oc.column('idempotency_key').doNothing()).execute();
   }
   await db.updateTable('test_payments').set({ status: 'refunded', updated_at: now }).where('id', '=', paymentId).where('status', 'in', from).execute();
-}
-
-function isOk(status: string): boolean {
-  return status === 'succeeded' || status === 'requires_action';
 }
 
 export function testAuthorizeUrl(id: string, redirectBase = ''): string {
