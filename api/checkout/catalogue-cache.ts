@@ -19,6 +19,7 @@ import {
   loadPaymentOptions, occurrenceOfCatalogue, withOccurrenceOffers, type CatalogueStamp, type CheckoutCatalogue, type CourseCatalogue,
   type LoadedForm, type OccurrenceCatalogue, type OccurrenceOffers, type Q, type ResolvedPaymentOptions,
 } from '../../db/queries/checkout.ts';
+import { deepFreeze } from '../shared/freeze.ts';
 
 /** Entries kept per database handle, least recently used dropped first (a course catalogue is a few KB). */
 export const CATALOGUE_CACHE_SIZE = 5000;
@@ -115,14 +116,6 @@ export class CatalogueCache {
     }
     return value;
   }
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
 }
 
 const caches = new WeakMap<Db, CatalogueCache>();

@@ -23,6 +23,7 @@ import type { Q } from '../../../db/queries/checkout.ts';
 import type { Ctx } from '../context.ts';
 import { noteHold } from '../holds.ts';
 import { lockRow, type StampedRow } from './persist.ts';
+import { deepFreeze } from '../../shared/freeze.ts';
 
 /** Copies kept per database handle, least recently used dropped first (a copy is a few KB). */
 export const KNOWN_CHECKOUTS = 5_000;
@@ -39,10 +40,12 @@ class KnownCheckouts {
     return this.payments.get(paymentKey(provider, paymentId));
   }
 
-  /** A copy to work on (its own: the caller may change it). */
+  /**
+   * The copy, frozen: shared with whoever else reads it, and never changed (an action works on the row loadCtx
+   * copies from it, persist.ts; what it writes is a new copy, remember()).
+   */
   get(id: string): StampedRow | undefined {
-    const copy = this.copies.get(id);
-    return copy && structuredClone(copy);
+    return this.copies.get(id);
   }
 
   /** The checkout as an action's committed transaction left it; without its catalogue's version it cannot be checked. */
@@ -52,7 +55,7 @@ class KnownCheckouts {
     // An occurrence the row names but the action did not load is read again, as if no copy were kept of it.
     const occurrence = !row.occurrence_id ? null : ctx.occ?.occurrence.id === row.occurrence_id ? ctx.occ.occurrence : undefined;
     this.forget(row.id);
-    this.copies.set(row.id, structuredClone({ row, stamp, occurrence, hold: ctx.hold }));
+    this.copies.set(row.id, deepFreeze(structuredClone({ row, stamp, occurrence, hold: ctx.hold })));
     if (row.payment_provider && row.payment_id) this.payments.set(paymentKey(row.payment_provider, row.payment_id), row.id);
     if (this.copies.size > this.size) this.forget(this.copies.keys().next().value as string);
   }
