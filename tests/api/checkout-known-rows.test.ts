@@ -102,7 +102,7 @@ describe.skipIf(!pgUrl)('two server processes on one PostgreSQL database (set TE
     expect(again.body).toMatchObject({ currentStep: 'contactDetails', totalCost: 2000 });
   });
 
-  it('an action on this process\u2019s own copy costs one round trip fewer than the same action on a checkout it has no copy of', async () => {
+  it('an action on this process\u2019s own copy (kept through a refusal) costs one round trip fewer than the same action on a checkout it has no copy of', async () => {
     const copied = await atContact(second);
     const uncopied = await atContact(first);
     const tripsOf = async (learner: typeof copied) => {
@@ -115,6 +115,9 @@ describe.skipIf(!pgUrl)('two server processes on one PostgreSQL database (set TE
     // it has not used the booker's form: a first Contact step reads it into the catalogue's cache.
     expect((await uncopied.at(second).get(`/checkout/${uncopied.id}`)).status).toBe(200);
     await tripsOf(await atContact(second));
+    // A refused action changes nothing: the copy it was refused on is kept.
+    const refused = await copied.at(second).submit(copied.id, 'contact details filled', contactPayload(copied.email, { termsAccepted: false }));
+    expect(refused.status, JSON.stringify(refused.body)).toBe(400);
     const withCopy = await tripsOf(copied);
     const withoutCopy = await tripsOf(uncopied);
     expect(withCopy).toBe(withoutCopy - 1);

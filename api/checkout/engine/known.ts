@@ -60,6 +60,14 @@ class KnownCheckouts {
     if (this.copies.size > this.size) this.forget(this.copies.keys().next().value as string);
   }
 
+  /** A copy taken back after an action on it was refused: the refusal changed nothing, so it is still current. */
+  restore(copy: StampedRow): void {
+    if (this.copies.has(copy.row.id)) return;
+    this.copies.set(copy.row.id, copy);
+    const row = copy.row;
+    if (row.payment_provider && row.payment_id) this.payments.set(paymentKey(row.payment_provider, row.payment_id), row.id);
+  }
+
   forget(id: string): void {
     const row = this.copies.get(id)?.row;
     if (row?.payment_provider && row.payment_id) this.payments.delete(paymentKey(row.payment_provider, row.payment_id));
@@ -120,7 +128,10 @@ export async function inCheckoutTransaction<T>(
         return out;
       }
     } catch (error) {
-      if (current && (await current)) throw error;
+      if (current && (await current)) {
+        known.restore(copy);
+        throw error;
+      }
     }
   }
   known?.forget(id);
