@@ -86,31 +86,32 @@ export function holderOf(userId: string | null | undefined, checkoutId: string):
   return userId ? `user:${userId}` : `checkout:${checkoutId}`;
 }
 
+/**
+ * Locks the occurrence's row (PostgreSQL; SQLite runs one transaction at a time). Nothing reads the lock's answer:
+ * it goes out with the transaction's next statement (writeLater), which PostgreSQL runs after it, lock taken.
+ */
 export async function lockOccurrence(q: Q, dialect: Dialect, occurrenceId: string): Promise<void> {
   if (dialect !== 'postgres') return;
-  await q.selectFrom('occurrences').select('id').where('id', '=', occurrenceId).forUpdate().execute();
+  await writeLater(q, q.selectFrom('occurrences').select('id').where('id', '=', occurrenceId).forUpdate());
 }
 
 export async function lockVoucher(q: Q, dialect: Dialect, voucherId: string): Promise<void> {
   if (dialect !== 'postgres') return;
-  await q.selectFrom('vouchers').select('id').where('id', '=', voucherId).forUpdate().execute();
+  await writeLater(q, q.selectFrom('vouchers').select('id').where('id', '=', voucherId).forUpdate());
 }
 
-/** Sets available_spaces from the capacity when it was never set (spec 5: spaces, else the course's, else 0). */
+/**
+ * Sets available_spaces from the capacity when it was never set (spec 5: spaces, else the course's, else 0): one
+ * update that changes nothing once it is set, sent with the next statement (writeLater).
+ */
 export async function ensureAvailableSpaces(q: Q, occurrenceId: string): Promise<void> {
-  const row = await q
-    .selectFrom('occurrences')
-    .innerJoin('courses', 'courses.id', 'occurrences.course_id')
-    .select(['occurrences.available_spaces', 'occurrences.spaces', 'courses.spaces as course_spaces'])
-    .where('occurrences.id', '=', occurrenceId)
-    .executeTakeFirst();
-  if (!row || row.available_spaces !== null) return;
-  await q
+  await writeLater(q, q
     .updateTable('occurrences')
-    .set({ available_spaces: row.spaces ?? row.course_spaces ?? 0 })
+    .set((eb) => ({
+      available_spaces: eb.fn.coalesce('spaces', eb.selectFrom('courses').select('courses.spaces').whereRef('courses.id', '=', 'occurrences.course_id'), sql.lit(0)),
+    }))
     .where('id', '=', occurrenceId)
-    .where('available_spaces', 'is', null)
-    .execute();
+    .where('available_spaces', 'is', null));
 }
 
 async function giveBack(q: Q, hold: Pick<SpaceHoldRow, 'occurrence_id' | 'spaces' | 'voucher_id'>): Promise<void> {
@@ -232,6 +233,9 @@ export async function currentHold(q: Q, checkoutId: string): Promise<SpaceHoldRo
   return readHold(q, checkoutId);
 }
 
+/** A hold renewed less than this long ago is not renewed again (acquireHold). */
+export const HOLD_RENEWED_RECENTLY_SECONDS = 60;
+
 /**
  * Takes (or renews) the checkout's hold: locks, sweeps expired holds, gives back the checkout's own previous
  * hold, then takes the spaces and the voucher use with the guarded updates. Throws nothing: returns the
@@ -262,6 +266,10 @@ export async function acquireHold(
   // back with the transaction: the caller answers the failure by throwing. The cap's upsert goes out first, so the
   // locks are taken in the order of the module's comment.
   const renewable = !!existing && existing.status === 'held' && Number(existing.expires_at) > now && sameAs(existing);
+  // A live hold taken or renewed within the last minute (at Contact a moment ago, or by the action before this one
+  // on Payment) is kept as it is, with no statement: its expiry is then at most a minute short of a renewal's. It is
+  // within its caps (its expiry is never past them) and no sweep releases a hold before its expiry.
+  if (renewable && Number(existing.updated_at) > now - HOLD_RENEWED_RECENTLY_SECONDS) return { ok: true, hold: existing };
   const firstSpaces = !existing && !!input.occurrenceId && input.spaces > 0 && !input.voucherId;
   const uncapped = Math.min(now + input.ttlSeconds, capEnd);
   if (cap) await startHolderCap(q, cap);
@@ -298,8 +306,10 @@ export async function acquireHold(
 
   if (input.occurrenceId && input.spaces > 0) {
     await ensureAvailableSpaces(q, input.occurrenceId);
-    if (!(await takeSpaces(q, input.occurrenceId, input.spaces))) {
-      const row = await q.selectFrom('occurrences').select('available_spaces').where('id', '=', input.occurrenceId).executeTakeFirst();
+    // What is left, read right behind the taking (one round trip for both): the answer when too few were.
+    const taking = await sendAhead(q, dialect, takeSpacesQuery(q, input.occurrenceId, input.spaces));
+    const row = await q.selectFrom('occurrences').select('available_spaces').where('id', '=', input.occurrenceId).executeTakeFirst();
+    if ((await taking.answer).changed !== 1) {
       return { ok: false, failure: { kind: 'spaces', available: Math.max(0, Number(row?.available_spaces ?? 0)) } };
     }
   }
@@ -332,14 +342,15 @@ async function renew(q: Q, hold: SpaceHoldRow, expiresAt: number, now: number): 
 
 /** The guard of spec 5's capacity: takes `spaces` off the occurrence only if that many are left. */
 async function takeSpaces(q: Q, occurrenceId: string, spaces: number): Promise<boolean> {
-  const res = await q
-    .updateTable('occurrences')
-    .set({ available_spaces: sql<number>`available_spaces - ${spaces}` })
-    .where('id', '=', occurrenceId)
-    .where('available_spaces', '>=', spaces)
-    .executeTakeFirst();
+  const res = await takeSpacesQuery(q, occurrenceId, spaces).executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }
+
+const takeSpacesQuery = (q: Q, occurrenceId: string, spaces: number) => q
+  .updateTable('occurrences')
+  .set({ available_spaces: sql<number>`available_spaces - ${spaces}` })
+  .where('id', '=', occurrenceId)
+  .where('available_spaces', '>=', spaces);
 
 async function insertHold(
   q: Q, checkoutId: string, now: number, values: Pick<SpaceHoldRow, 'occurrence_id' | 'spaces' | 'voucher_id' | 'expires_at'>,

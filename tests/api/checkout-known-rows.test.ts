@@ -125,4 +125,22 @@ describe.skipIf(!pgUrl)('two server processes on one PostgreSQL database (set TE
     // behind it; the hold, the row and COMMIT.
     expect(withCopy).toBe(2);
   });
+  it('the confirmation right after the provider\u2019s notice completed the checkout is made from the booking as recorded; a later one reads it as it stands', async () => {
+    const learner = await atContact(second);
+    const api = learner.at(second);
+    expect((await api.submit(learner.id, 'contact details filled', contactPayload(learner.email))).status).toBe(200);
+    const method = await api.submit(learner.id, 'payment method selected', { paymentMethod: 'card' });
+    // The card's confirmation on this process: its notice completes the checkout, before the browser says so.
+    expect((await payWithCard(second, method.body, CARDS.success)).status).toBe(200);
+    const confirm = async () => {
+      const before = trips.count();
+      const res = await api.submit(learner.id, 'payment was successful', {});
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return { trips: trips.count() - before, status: res.body.outcome?.status };
+    };
+    expect(await confirm()).toEqual({ trips: 0, status: 'confirmed' });
+    // The educator cancels it meanwhile: the next look shows it.
+    await first.db.updateTable('bookings').set({ status: 'cancelled' }).where('checkout_id', '=', learner.id).execute();
+    expect(await confirm()).toEqual({ trips: 1, status: 'cancelled' });
+  });
 });

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import type { TestDb } from '../helpers/db.ts';
-import { acquireHold, currentHold, lockOccurrence, sweepExpired } from '../../api/checkout/holds.ts';
+import { HOLD_RENEWED_RECENTLY_SECONDS, acquireHold, currentHold, lockOccurrence, sweepExpired } from '../../api/checkout/holds.ts';
 import { DAY, IDS, seededCheckoutDb } from './checkout-fixtures.ts';
 
 let tdb: TestDb;
@@ -48,6 +48,20 @@ describe('holds', () => {
     expect((await currentHold(tdb.db, 'chk_renew'))?.expires_at).toBe(now + 900);
     // 30 minutes after the first hold, renewing is refused (the hold has lapsed).
     expect(await hold('chk_renew', now + 1800)).toEqual({ ok: false, failure: { kind: 'lapsed' } });
+  });
+
+  it('a hold taken or renewed less than a minute ago is kept as it is; from a minute on, renewing moves its expiry', async () => {
+    await newCheckout('chk_recent');
+    expect((await hold('chk_recent', now)).ok).toBe(true);
+    // 59 s after it was taken: kept, its expiry unchanged.
+    const kept = await hold('chk_recent', now + HOLD_RENEWED_RECENTLY_SECONDS - 1);
+    expect(kept.ok && [kept.hold.expires_at, kept.hold.updated_at]).toEqual([now + 600, now]);
+    expect((await currentHold(tdb.db, 'chk_recent'))?.expires_at).toBe(now + 600);
+    // 60 s after: renewed.
+    const renewed = await hold('chk_recent', now + HOLD_RENEWED_RECENTLY_SECONDS);
+    expect(renewed.ok && renewed.hold.expires_at).toBe(now + HOLD_RENEWED_RECENTLY_SECONDS + 600);
+    expect((await currentHold(tdb.db, 'chk_recent'))?.expires_at).toBe(now + HOLD_RENEWED_RECENTLY_SECONDS + 600);
+    expect(HOLD_RENEWED_RECENTLY_SECONDS).toBe(60);
   });
 
   it('a first hold of more spaces than are left sweeps lapsed holds, then takes them or says how many there are', async () => {

@@ -48,14 +48,29 @@ class KnownCheckouts {
     return this.copies.get(id);
   }
 
+  /**
+   * The copy of a completed checkout with the booking or order its completion recorded, for the confirmation asked
+   * for right after (the browser's "payment was successful" once the provider's notice has completed the checkout):
+   * given once, then kept without it, so any later look reads the booking as it stands (an educator may approve or
+   * cancel it). Undefined: no copy, or none with a recorded outcome.
+   */
+  takeRecorded(id: string): StampedRow | undefined {
+    const copy = this.copies.get(id);
+    if (!copy?.recorded) return undefined;
+    const { recorded: _shown, ...rest } = copy;
+    this.copies.set(id, Object.freeze(rest));
+    return copy;
+  }
+
   /** The checkout as an action's committed transaction left it; without its catalogue's version it cannot be checked. */
-  remember(ctx: Pick<Ctx, 'row' | 'stamp' | 'occ' | 'hold'>): void {
+  remember(ctx: Pick<Ctx, 'row' | 'stamp' | 'occ' | 'hold' | 'recorded'>): void {
     const { row, stamp } = ctx;
     if (!stamp || stamp.educatorId !== row.educator_id || ctx.hold === undefined) return this.forget(row.id);
     // An occurrence the row names but the action did not load is read again, as if no copy were kept of it.
     const occurrence = !row.occurrence_id ? null : ctx.occ?.occurrence.id === row.occurrence_id ? ctx.occ.occurrence : undefined;
     this.forget(row.id);
-    this.copies.set(row.id, deepFreeze(structuredClone({ row, stamp, occurrence, hold: ctx.hold })));
+    const recorded = row.status === 'completed' ? ctx.recorded : undefined;
+    this.copies.set(row.id, deepFreeze(structuredClone({ row, stamp, occurrence, hold: ctx.hold, ...(recorded ? { recorded } : {}) })));
     if (row.payment_provider && row.payment_id) this.payments.set(paymentKey(row.payment_provider, row.payment_id), row.id);
     if (this.copies.size > this.size) this.forget(this.copies.keys().next().value as string);
   }

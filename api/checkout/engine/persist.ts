@@ -5,7 +5,7 @@
  */
 import type { Deps } from '../../deps.ts';
 import type { SessionUser } from '../../../src/domain/session-user.ts';
-import type { CheckoutRow, SpaceHoldRow } from '../../../db/schema/checkout.ts';
+import type { BookingRow, CheckoutRow, OrderRow, SpaceHoldRow } from '../../../db/schema/checkout.ts';
 import { joinedOccurrenceColumns, splitJoinedOccurrence, type CatalogueStamp, type CheckoutCatalogue, type Q } from '../../../db/queries/checkout.ts';
 import type { Occurrence } from '../../../db/schema.ts';
 import { compiledOnce } from '../../../db/compiled.ts';
@@ -29,6 +29,8 @@ export interface StampedRow {
   occurrence?: Occurrence | null;
   /** The checkout's hold as read with the row (null: none). */
   hold?: SpaceHoldRow | null;
+  /** The booking or order the checkout's completing action recorded, as its insert returned it (known.ts). */
+  recorded?: BookingRow | OrderRow;
 }
 
 /** readCheckout's statement, compiled once (db/compiled.ts): it runs on every checkout request. */

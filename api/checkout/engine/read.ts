@@ -36,5 +36,6 @@ export async function getCheckout(deps: Deps, user: SessionUser | null, id: stri
 export async function readState(deps: Deps, user: SessionUser | null, read: StampedRow): Promise<CheckoutState> {
   const ctx = await accessibleCtx(deps, deps.db, read, user);
   ctx.hold = read.hold ?? null;
+  ctx.recorded = read.recorded;
   return toState(ctx);
 }

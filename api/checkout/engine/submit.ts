@@ -87,11 +87,13 @@ export async function submitResponse(deps: Deps, user: SessionUser | null, id: s
 async function prepareOutside(deps: Deps, user: SessionUser | null, id: string, envelope: Envelope): Promise<Chosen | { state: CheckoutState }> {
   if (!actionPrepares(envelope.action)) return { prepared: {} };
   // The copy this process kept will do: the transaction checks it, or decides again on the locked row.
-  const seen = knownCheckouts(deps)?.get(id) ?? (await readCheckout(deps.db, deps, id));
+  const known = knownCheckouts(deps);
+  const seen = known?.get(id) ?? (await readCheckout(deps.db, deps, id));
   if (!seen || !visibleTo(seen.row, user)) fail(checkoutNotFoundProblem());
   const bound = chooseAction(seen.row, user, envelope);
-  // A completed checkout changes no more: confirming its payment again is answered from this read.
-  if (seen.row.status === 'completed' && bound?.repeatable) return { state: await readState(deps, user, seen) };
+  // A completed checkout changes no more: confirming its payment again is answered from this read (right after its
+  // completion, with the outcome as recorded: known.ts takeRecorded).
+  if (seen.row.status === 'completed' && bound?.repeatable) return { state: await readState(deps, user, known?.takeRecorded(id) ?? seen) };
   return { bound, prepared: bound && seen.row.status === 'open' ? await bound.prepare(deps, seen.row, flowDefinition(seen.row.flow).rules) : {} };
 }
 
