@@ -259,17 +259,17 @@ export async function acquireHold(
   const sameAs = (hold: SpaceHoldRow) => (hold.occurrence_id ?? null) === wanted.occurrence_id && Number(hold.spaces) === wanted.spaces
     && (hold.voucher_id ?? null) === wanted.voucher_id;
 
-  // The common cases take one guarded statement, sent right behind the read of the holder's cap (which goes ahead,
-  // db/client.ts sendAhead: one round trip for both on PostgreSQL): renewing a live hold for the same selection (every action on Payment) only moves its expiry, without
-  // the occurrence's lock (a sweep racing it re-checks the expiry under the row lock); a first hold of spaces alone
-  // takes them (and the occurrence's row lock) at once. When the cap has run out, what that statement did is rolled
-  // back with the transaction: the caller answers the failure by throwing. The cap's upsert goes out first, so the
-  // locks are taken in the order of the module's comment.
   const renewable = !!existing && existing.status === 'held' && Number(existing.expires_at) > now && sameAs(existing);
   // A live hold taken or renewed within the last minute (at Contact a moment ago, or by the action before this one
   // on Payment) is kept as it is, with no statement: its expiry is then at most a minute short of a renewal's. It is
   // within its caps (its expiry is never past them) and no sweep releases a hold before its expiry.
   if (renewable && Number(existing.updated_at) > now - HOLD_RENEWED_RECENTLY_SECONDS) return { ok: true, hold: existing };
+  // The common cases take one guarded statement, sent right behind the read of the holder's cap (which goes ahead,
+  // db/client.ts sendAhead: one round trip for both on PostgreSQL): renewing a live hold for the same selection only
+  // moves its expiry, without the occurrence's lock (a sweep racing it re-checks the expiry under the row lock); a
+  // first hold of spaces alone takes them (and the occurrence's row lock) at once. When the cap has run out, what
+  // that statement did is rolled back with the transaction: the caller answers the failure by throwing. The cap's
+  // upsert goes out first, so the locks are taken in the order of the module's comment.
   const firstSpaces = !existing && !!input.occurrenceId && input.spaces > 0 && !input.voucherId;
   const uncapped = Math.min(now + input.ttlSeconds, capEnd);
   if (cap) await startHolderCap(q, cap);
