@@ -153,8 +153,8 @@ export async function writeLater(q: Pick<Db, 'executeQuery'>, query: Compilable)
 }
 
 /**
- * Marks a statement sent ahead (sendAhead): a leading comment `ahead N`, N naming the answer it will give. Only inside a
- * PostgreSQL transaction; the marker is taken off before the statement is named and sent.
+ * Marks a statement sent ahead (sendAhead): a leading comment `ahead N`, N naming the answer it will give. Only
+ * inside a PostgreSQL transaction; the marker is taken off before the statement is named and sent.
  */
 const AHEAD = '/* ahead ';
 const AHEAD_END = ' */ ';
@@ -174,9 +174,10 @@ export interface AheadAnswer {
  * A statement whose answer its caller needs, but not before the transaction's next statement: inside a PostgreSQL
  * transaction it goes out at once and returns, so the next statement follows it without waiting for its answer
  * (the connection is in pipeline mode) and both answers come back in one round trip. kysely runs a transaction's
- * statements one at a time, which is why this goes below it. `answer` must be awaited before the transaction
- * commits; a failure of the statement fails it, and fails every statement after it in the transaction. SQLite, and
- * PostgreSQL outside a transaction: run at once, as any statement.
+ * statements one at a time, which is why this goes below it. A failure of the statement fails every statement
+ * after it in the transaction, and PostgreSQL then answers COMMIT by rolling back — without an error when no
+ * statement followed it: so `answer` must be awaited, before the COMMIT or after it, to know the transaction
+ * committed. SQLite, and PostgreSQL outside a transaction: run at once, as any statement.
  */
 export async function sendAhead(q: Pick<Db, 'executeQuery'>, dialect: Dialect, query: Compilable): Promise<{ answer: Promise<AheadAnswer> }> {
   const compiled = query.compile();

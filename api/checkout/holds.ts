@@ -384,7 +384,7 @@ export async function commitHold(q: Q, dialect: Dialect, hold: SpaceHoldRow, now
 
 /**
  * commitHold sent ahead (db/client.ts sendAhead): the statements after it go out without waiting for its answer,
- * `committed`, which must be awaited before the transaction commits.
+ * `committed`, which its caller awaits before the transaction commits (a hold not committed must roll it back).
  */
 export async function commitHoldAhead(q: Q, dialect: Dialect, hold: SpaceHoldRow, now: number): Promise<{ committed: Promise<boolean> }> {
   const sent = await sendAhead(q, dialect, q
