@@ -70,17 +70,19 @@ class KnownCheckouts {
     const occurrence = !row.occurrence_id ? null : ctx.occ?.occurrence.id === row.occurrence_id ? ctx.occ.occurrence : undefined;
     this.forget(row.id);
     const recorded = row.status === 'completed' ? ctx.recorded : undefined;
-    this.copies.set(row.id, deepFreeze(structuredClone({ row, stamp, occurrence, hold: ctx.hold, ...(recorded ? { recorded } : {}) })));
-    if (row.payment_provider && row.payment_id) this.payments.set(paymentKey(row.payment_provider, row.payment_id), row.id);
-    if (this.copies.size > this.size) this.forget(this.copies.keys().next().value as string);
+    this.put(deepFreeze(structuredClone({ row, stamp, occurrence, hold: ctx.hold, ...(recorded ? { recorded } : {}) })));
   }
 
   /** A copy taken back after an action on it was refused: the refusal changed nothing, so it is still current. */
   restore(copy: StampedRow): void {
-    if (this.copies.has(copy.row.id)) return;
-    this.copies.set(copy.row.id, copy);
-    const row = copy.row;
+    if (!this.copies.has(copy.row.id)) this.put(copy);
+  }
+
+  private put(copy: StampedRow): void {
+    const { row } = copy;
+    this.copies.set(row.id, copy);
     if (row.payment_provider && row.payment_id) this.payments.set(paymentKey(row.payment_provider, row.payment_id), row.id);
+    if (this.copies.size > this.size) this.forget(this.copies.keys().next().value as string);
   }
 
   forget(id: string): void {
