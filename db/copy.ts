@@ -29,6 +29,11 @@ import { rebuildSearchIndex } from './queries/search.ts';
 const INTERNAL_TABLES = new Set(['kysely_migration', 'kysely_migration_lock', 'sqlite_sequence', 'sqlite_stat1', 'sqlite_stat4']);
 /** The search read model: computed from the catalogue and shaped per engine, so rebuilt rather than copied. */
 export const REBUILT_TABLES = ['course_search', 'search_cards'] as const;
+/**
+ * PostgreSQL's own tables of the search read model, which SQLite has no copy of: filled by their triggers when the
+ * read model is rebuilt (the words of search_lexemes, migration 0296).
+ */
+const POSTGRES_DERIVED_TABLES = new Set(['search_lexemes']);
 
 /** Rows per INSERT (fewer for wide tables: PostgreSQL takes at most 65,535 parameters a statement). */
 export const DEFAULT_BATCH_ROWS = 500;
@@ -291,7 +296,7 @@ function plan(source: SQLite.Database, target: TableShape[]): TableShape[] {
   const copied: TableShape[] = [];
   const problems: string[] = [];
   for (const table of target) {
-    if (INTERNAL_TABLES.has(table.name) || rebuilt.has(table.name)) continue;
+    if (INTERNAL_TABLES.has(table.name) || rebuilt.has(table.name) || POSTGRES_DERIVED_TABLES.has(table.name)) continue;
     const columns = inSource.get(table.name);
     if (!columns) {
       problems.push(`${table.name}: missing from the source`);

@@ -43,6 +43,7 @@ import * as m0292 from './0292_learner_generated_columns.ts';
 import * as m0293 from './0293_learner_message_orders.ts';
 import * as m0294 from './0294_session_change_notices.ts';
 import * as m0295 from './0295_checkout_known_rows.ts';
+import * as m0296 from './0296_search_lexemes.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_catalogue': m0001,
@@ -88,6 +89,7 @@ export const migrations: Record<string, Migration> = {
   '0293_learner_message_orders': m0293,
   '0294_session_change_notices': m0294,
   '0295_checkout_known_rows': m0295,
+  '0296_search_lexemes': m0296,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import { rawHandlesOf, type Db } from '../../client.ts';
 import { PRICE_BANDS } from '../../migrations/0110_search_facets.ts';
 import {
-  FACT_COLUMNS, NO_FILTERS, SEARCH_LEVELS, SEARCH_TUNING, facetQuery, nameKey, orderBy, ranked, tsQueryText,
+  FACT_COLUMNS, NO_FILTERS, SEARCH_LEVELS, SEARCH_TUNING, facetQuery, nameKey, orderBy, priceBand, ranked, tsQueryText,
   type Filters, type Level, type LevelReader, type PageFound, type PageRequest, type PageWindow, type Ranked,
   type SearchEngine, type SearchSort, type StoredCardRow,
 } from './engine.ts';
@@ -78,9 +78,47 @@ async function pgTsQuery(db: Db, terms: readonly string[]): Promise<string> {
  */
 function pgMatch(st: Stmt, doc: string, tsQuery: string, filters: Filters, walk = false, window: string | null = null): Stmt {
   if (tsQuery === '') return st.s('true');
-  const facets = [facetQuery(filters), window].filter(Boolean).join(' & ');
-  st.s(walk ? `ts_match_vq(${doc}, ` : `${doc} @@ `).v(facets ? `(${tsQuery}) & ${facets}` : tsQuery).s('::tsquery');
+  st.s(walk ? `ts_match_vq(${doc}, ` : `${doc} @@ `).v(withFacets(doc, tsQuery, filters, window)).s('::tsquery');
   return walk ? st.s(')') : st;
+}
+
+/**
+ * The words and the filters' facets as one tsquery's text for a level text: the widest (doc_l1) carries the reach of
+ * each course's price (migration 0296), one lexeme per bound, the others the price bands (0110). `window`: the price
+ * bands at a sort's end, for doc_l1 (bandWindow).
+ */
+function withFacets(doc: string, tsQuery: string, filters: Filters, window: string | null): string {
+  const facets = [doc === 's.doc_l1' ? widestFacetQuery(filters) : facetQuery(filters), window].filter(Boolean).join(' & ');
+  return facets ? `(${tsQuery}) & ${facets}` : tsQuery;
+}
+
+/** facetQuery for doc_l1: the delivery modes as there, each price bound one lexeme of the price's reach. */
+function widestFacetQuery(filters: Filters): string | null {
+  const groups = [facetQuery({ ...filters, priceMin: null, priceMax: null })];
+  if (filters.priceMin !== null) groups.push(`'§tg${priceBand(filters.priceMin)}'`);
+  if (filters.priceMax !== null) groups.push(`'§fl${priceBand(filters.priceMax)}'`);
+  const present = groups.filter((g): g is string => g !== null);
+  return present.length > 0 ? present.join(' & ') : null;
+}
+
+/**
+ * For a statement whose plan reads level texts through their GIN indexes whatever the words (a named statement, see
+ * PG_STATEMENT_NAMES): the common table `words`, pgMatch's tsquery with each prefix read as the few lexemes it
+ * begins (migration 0296, `search_expand`), which the GIN index finds without first collecting a bitmap of every
+ * lexeme the prefix begins; `q1` for doc_l1, `q` for the narrower levels (their facets differ when a price is
+ * filtered). Computed once per statement; a level text is tested against it with wordsMatch. Not where the
+ * planner chooses by the words' estimate: it has none for a subquery's value.
+ */
+function expandedWords(st: Stmt, tsQuery: string, filters: Filters, window: string | null = null): Stmt {
+  const widest = withFacets('s.doc_l1', tsQuery, filters, window);
+  const narrower = withFacets('', tsQuery, filters, null);
+  st.s('words as materialized (select search_expand(').v(widest).s('::text) as q1, ');
+  return (widest === narrower ? st.s('null::tsquery') : st.s('search_expand(').v(narrower).s('::text)')).s(' as q)');
+}
+
+/** The test of a level text against `words` (expandedWords). */
+function wordsMatch(doc: string): string {
+  return doc === 's.doc_l1' ? '@@ (select q1 from words)' : '@@ (select coalesce(q, q1) from words)';
 }
 
 /** What sortedPostgres reads per row. */
@@ -110,8 +148,8 @@ async function sortedPostgres(
     from (select s.course_id, row_number() over (order by ${order}) as rn, count(*) over () as n from `);
   if (tsQuery !== null && way === 'all') {
     // Materialized: every match first (a bitmap of the GIN index), then sorted; never a walk of the sort's index.
-    st.s('(with w as materialized (select s.course_id, s.popularity, s.created_at, s.from_price, s.to_price from course_search s where ');
-    pgMatch(st, 's.doc_l1', tsQuery, filters, false, bands).s(' and ');
+    expandedWords(st.s('(with '), tsQuery, filters, bands)
+      .s(`, w as materialized (select s.course_id, s.popularity, s.created_at, s.from_price, s.to_price from course_search s where s.doc_l1 ${wordsMatch('s.doc_l1')} and `);
     filterConditions(st, filters).s(`) select s.* from w s order by ${order} limit `).n(window.limit).s(') s) m');
   } else {
     st.s('(select s.course_id, s.popularity, s.created_at, s.from_price, s.to_price from course_search s where ');
@@ -149,7 +187,8 @@ async function sortedPostgres(
  * By price, the walk is long when the words' courses sit at the other end of the order ("yoga" by price down
  * passed thousands of dearer courses: 28–33 ms). The level texts carry each course's price bands (migration 0110),
  * so there the matches are counted per band (kept a minute, up to PG_BAND_COUNT_CAP), and when few enough lie in
- * the bands at the sort's end to fill the page, only those are read: their lexemes join the GIN condition, and
+ * the bands at the sort's end to fill the page, only those are read: one lexeme of the price's reach (migration
+ * 0296) joins the GIN condition, and
  * every course outside them sorts after every course inside (nulls last), so the page is the same.
  *
  * The same counts tell the total: when more courses match than the total counts to, only the page's rows are read
@@ -175,8 +214,8 @@ async function sortedWordsPostgres(db: Db, tsQuery: string, request: PageRequest
 const PG_BAND_COUNT_CAP = 10_000;
 
 /**
- * For words sorted by price with more matches than the total counts to: the lexemes of the price bands at the sort's
- * end (tsquery text) that hold at least `end` matches, when reading those matches costs less than walking the
+ * For words sorted by price with more matches than the total counts to: the price bands at the sort's end that hold
+ * at least `end` matches, as the one lexeme of doc_l1's price reach that stands for them (tsquery text), when reading those matches costs less than walking the
  * sort's index through those bands' courses to the page's end (about 2 µs a match, and for the GIN index a
  * millisecond and 0.3 µs a course of the bands' posting lists, against 4 µs a course walked, by the published
  * courses per band); else null.
@@ -206,8 +245,9 @@ async function bandWindow(db: Db, tsQuery: string, filters: Filters, sort: 'pric
   // The GIN index reads the posting list of every band in the window: about 0.3 µs a course.
   if (held < end || held >= all) return null;
   if (SEARCH_TUNING.postgresSortedWay !== 'bands' && held * 2 + inWindow * 0.3 + 1000 >= walked * 4) return null;
-  const prefix = sort === 'price_asc' ? '§f' : '§t';
-  return `(${window.map((band) => `'${prefix}${band}'`).join(' | ')})`;
+  // The window as one lexeme of doc_l1's price reach (migration 0296): from at most its dearest band, or to at
+  // least its cheapest.
+  return sort === 'price_asc' ? `'§fl${Math.max(...window)}'` : `'§tg${Math.min(...window)}'`;
 }
 
 /**
@@ -404,8 +444,8 @@ async function postgresFewLevels(
   const widest = ([1, 2, 3, 4] as const).find((level) => counts[level] <= SEARCH_TUNING.postgresFewMatches);
   if (widest === undefined) return undefined;
   // Named (see PG_STATEMENT_NAMES): whatever the words, the plan is a bitmap of the widest level's GIN index.
-  const st = new Stmt(true);
-  const match = (level: number) => pgMatch(st, `s.doc_l${level}`, tsQuery, filters);
+  const st = expandedWords(new Stmt(true).s('with '), tsQuery, filters).s(' ');
+  const match = (level: number) => st.s(`s.doc_l${level} ${wordsMatch(`s.doc_l${level}`)}`);
   pgWithCards(st, page, 0, () => {
     st.s('select s.course_id, s.popularity, s.created_at, case when s.name_key = ').v(nameKey(query)).s(' and ');
     match(4);
