@@ -139,6 +139,8 @@ const COMMIT = /^\s*commit\s*$/i;
 const ROLLBACK = /^\s*rollback\s*$/i;
 /** What kysely reads of the answer to a held write: no rows, no count (writeLater promises no more). */
 const HELD = { command: 'HELD', rowCount: null, rows: [], fields: [] };
+/** Marks a statement held to the COMMIT (writeAtCommit). */
+const SENT_AT_COMMIT = '/* sent with the commit */ ';
 
 /**
  * A write that needs no answer, run on `q`. Inside a PostgreSQL transaction it costs no round trip of its own: it
@@ -150,6 +152,18 @@ const HELD = { command: 'HELD', rowCount: null, rows: [], fields: [] };
 export async function writeLater(q: Pick<Db, 'executeQuery'>, query: Compilable): Promise<void> {
   const compiled = query.compile();
   await q.executeQuery({ ...compiled, sql: SENT_LATER + compiled.sql });
+}
+
+/**
+ * A statement that must hold for the transaction to commit, sent as late as it can be: inside a PostgreSQL
+ * transaction it is held back to the COMMIT and written with it (after the held writes), so a row lock it takes is
+ * held for the COMMIT alone, not for the rest of the transaction's round trips and the event loop's turns between
+ * them. When it fails, PostgreSQL rolls the transaction back and the COMMIT fails with its error. SQLite, and
+ * PostgreSQL outside a transaction: run at once, failing as any statement does.
+ */
+export async function writeAtCommit(q: Pick<Db, 'executeQuery'>, query: Compilable): Promise<void> {
+  const compiled = query.compile();
+  await q.executeQuery({ ...compiled, sql: SENT_AT_COMMIT + compiled.sql });
 }
 
 /**
@@ -194,15 +208,17 @@ export async function sendAhead(q: Pick<Db, 'executeQuery'>, dialect: Dialect, q
  * writes (writeLater) with the statement after them, in one write (the connection is in pg's pipeline mode, so each
  * is sent without waiting for the one before's answer). The statement's answer waits for theirs, and fails with the
  * first of them that failed: PostgreSQL then runs nothing more of the transaction, and answers COMMIT by rolling it
- * back, so that failure is what the caller sees. ROLLBACK drops the held writes unsent. BEGIN on a live connection
+ * back, so that failure is what the caller sees. Statements held to the COMMIT (writeAtCommit) are written with it,
+ * after the held writes. ROLLBACK drops the held writes unsent. BEGIN on a live connection
  * fails only when the connection does, and then the statement never runs either.
  */
 function preparingStatements(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
   let beginHeld = false;
   let inTransaction = false;
-  let held: string[][] = [];
-  let heldValues: unknown[][] = [];
+  // Writes held to the next statement (writeLater), and to the COMMIT (writeAtCommit): text and values.
+  let held: Array<[string, unknown[]]> = [];
+  let atCommit: Array<[string, unknown[]]> = [];
   const named = (config: string, values: unknown[] | undefined): Promise<unknown> => {
     let name = PG_STATEMENT_NAMES.get(config);
     if (name === undefined) {
@@ -217,11 +233,10 @@ function preparingStatements(client: pg.PoolClient): void {
   };
   const send = (sendOne: () => Promise<unknown>): Promise<unknown> => {
     if (!beginHeld && held.length === 0) return sendOne();
-    const writes = held.map(([text], i) => [text, heldValues[i]] as const);
+    const writes = held;
     const begin = beginHeld;
     beginHeld = false;
     held = [];
-    heldValues = [];
     const stream = (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } }).connection.stream;
     stream.cork();
     try {
@@ -257,18 +272,20 @@ function preparingStatements(client: pg.PoolClient): void {
       aheadAnswers.set(id, answer);
       return Promise.resolve(SENT_AHEAD);
     }
-    if (plain && config.startsWith(SENT_LATER)) {
-      const text = config.slice(SENT_LATER.length);
+    const marker = plain ? [SENT_LATER, SENT_AT_COMMIT].find((m) => config.startsWith(m)) : undefined;
+    if (plain && marker) {
+      const text = config.slice(marker.length);
       if (!inTransaction) return named(text, values);
-      held.push([text]);
-      heldValues.push(values ?? []);
+      (marker === SENT_LATER ? held : atCommit).push([text, values ?? []]);
       return Promise.resolve(HELD);
     }
     if (plain && (COMMIT.test(config) || ROLLBACK.test(config))) {
       inTransaction = false;
+      // Written with the COMMIT, after the held writes: a failure of one fails the COMMIT (see send).
+      if (COMMIT.test(config)) held.push(...atCommit);
+      atCommit = [];
       if (ROLLBACK.test(config)) {
         held = [];
-        heldValues = [];
         // A transaction whose BEGIN never went out has nothing to roll back on the server.
         if (beginHeld) {
           beginHeld = false;

@@ -8,10 +8,14 @@
  *   update vouchers set uses = uses + 1 where id = ? and (max_uses is null or uses < max_uses)
  * and the affected-row count decides. On PostgreSQL a concurrent update of the same row waits for the
  * first to commit and then re-checks the WHERE clause against the new value; on SQLite every transaction
- * runs alone (one connection behind kysely's mutex). So no two holds can share the last space.
+ * runs alone (one connection behind kysely's mutex). So no two holds can share the last space. A learner's
+ * first hold of spaces alone is taken with the COMMIT on PostgreSQL (takeFirstSpaces), as a statement that fails
+ * the transaction when too few are left.
  *
  * Lock order (PostgreSQL, to avoid deadlocks): checkout row → occurrence row → voucher row → hold rows.
- * Every function that touches a hold first locks its occurrence (and voucher), the sweep included.
+ * Every function that touches a hold first locks its occurrence (and voucher), the sweep included. A first hold
+ * taken with the COMMIT locks its occurrence after inserting its own hold row, which no other transaction can
+ * know of yet, and after the holder's cap, which is taken before the occurrence everywhere.
  */
 import { sql } from 'kysely';
 import type { Dialect } from '../../db/client.ts';
@@ -21,7 +25,7 @@ import { newId } from './ids.ts';
 import { lapsedVoucherUses } from '../../db/queries/holds.ts';
 import { releaseGiftCard } from '../gifts/cards.ts';
 import { releaseCredit } from '../memberships/service.ts';
-import { sendAhead, writeLater } from '../../db/client.ts';
+import { sendAhead, writeAtCommit, writeLater } from '../../db/client.ts';
 
 export interface HoldRequest {
   occurrenceId: string | null;
@@ -274,7 +278,7 @@ export async function acquireHold(
   const uncapped = Math.min(now + input.ttlSeconds, capEnd);
   if (cap) await startHolderCap(q, cap);
   const capRead = cap ? await sendAhead(q, dialect, capQuery(q, cap)) : null;
-  const done = renewable ? await renew(q, existing, uncapped, now) : firstSpaces ? await takeSpaces(q, input.occurrenceId!, input.spaces) : false;
+  const done = renewable ? await renew(q, existing, uncapped, now) : firstSpaces ? await takeFirstSpaces(q, dialect, input.occurrenceId!, input.spaces) : false;
   const holderCap = cap && capRead ? capOf((await capRead.answer).rows[0], cap) : null;
   if (holderCap?.againAt !== undefined) return { ok: false, failure: { kind: 'lapsed', againAt: holderCap.againAt } };
   if (holderCap) capEnd = Math.min(capEnd, holderCap.end);
@@ -344,6 +348,32 @@ async function renew(q: Q, hold: SpaceHoldRow, expiresAt: number, now: number): 
 async function takeSpaces(q: Q, occurrenceId: string, spaces: number): Promise<boolean> {
   const res = await takeSpacesQuery(q, occurrenceId, spaces).executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
+}
+
+/** Transactions whose first hold of spaces may be taken with their COMMIT (see takeFirstSpaces). */
+const takingAtCommit = new WeakSet<object>();
+
+/**
+ * In this transaction a first hold of spaces may be taken with the COMMIT: only where a COMMIT that fails with
+ * SPACES_GONE runs the action again without it (api/checkout/engine/known.ts inCheckoutTransaction).
+ */
+export function takeSpacesAtCommit(q: Q): void {
+  takingAtCommit.add(q);
+}
+
+/**
+ * A learner's first hold of spaces. On PostgreSQL, in a transaction that allows it (takeSpacesAtCommit), it is taken
+ * with the transaction's COMMIT (db/client.ts writeAtCommit; migration 0297's take_spaces), so the occurrence's row
+ * lock, which every learner booking the date waits for, is held for the COMMIT alone; true, as the COMMIT will
+ * tell: when too few spaces are left it fails with SPACES_GONE, the transaction rolls back, and the action runs
+ * again taking them at once, which answers the sold-out problem the usual way. Until the COMMIT the occurrence's
+ * spaces do not show the taking: no statement of an action reads them after its hold (the spaces step's pool is
+ * read before it).
+ */
+async function takeFirstSpaces(q: Q, dialect: Dialect, occurrenceId: string, spaces: number): Promise<boolean> {
+  if (dialect !== 'postgres' || !takingAtCommit.has(q)) return takeSpaces(q, occurrenceId, spaces);
+  await writeAtCommit(q, q.selectNoFrom(sql<null>`take_spaces(${occurrenceId}, ${spaces})`.as('taken')));
+  return true;
 }
 
 const takeSpacesQuery = (q: Q, occurrenceId: string, spaces: number) => q

@@ -44,6 +44,7 @@ import * as m0293 from './0293_learner_message_orders.ts';
 import * as m0294 from './0294_session_change_notices.ts';
 import * as m0295 from './0295_checkout_known_rows.ts';
 import * as m0296 from './0296_search_lexemes.ts';
+import * as m0297 from './0297_take_spaces_at_commit.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_catalogue': m0001,
@@ -90,6 +91,7 @@ export const migrations: Record<string, Migration> = {
   '0294_session_change_notices': m0294,
   '0295_checkout_known_rows': m0295,
   '0296_search_lexemes': m0296,
+  '0297_take_spaces_at_commit': m0297,
 };
 
 export const migrationProvider: MigrationProvider = {

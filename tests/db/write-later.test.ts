@@ -2,10 +2,11 @@
  * writeLater (db/client.ts): a write whose answer nobody reads. On PostgreSQL, inside a transaction, it is held and
  * sent with the transaction's next statement; whatever the engine, the transaction must see it, commit it, and never
  * commit without it. And sendAhead: a statement whose answer is awaited later, sent at once so the next statement
- * goes out behind it. Runs on both engines (TEST_DATABASE_URL for PostgreSQL).
+ * goes out behind it. And writeAtCommit: a write held to the COMMIT, whose failure fails it. Runs on both engines
+ * (TEST_DATABASE_URL for PostgreSQL).
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { openDb, sendAhead, writeLater, type Tx } from '../../db/client.ts';
+import { openDb, sendAhead, writeAtCommit, writeLater, type Tx } from '../../db/client.ts';
 import { countRoundTrips } from '../helpers/pg-round-trips.ts';
 import { createTestDb, educatorName, type TestDb } from '../helpers/db.ts';
 import { educatorRow } from '../api/public-fixtures.ts';
@@ -159,4 +160,44 @@ it.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL: a statement sent ahead an
     trips.uninstall();
     await counted.destroy();
   }
+});
+
+it('a write held to the COMMIT is committed with it, after the held writes; its failure fails the COMMIT and nothing commits', async () => {
+  await t.db.insertInto('educators').values([educator('edu_commit_a', 'Before'), educator('edu_commit_b', 'Kept')] as never).execute();
+  await t.db.transaction().execute(async (tx) => {
+    await writeLater(tx, tx.updateTable('educators').set({ name: 'Held' }).where('id', '=', 'edu_commit_a'));
+    await writeAtCommit(tx, tx.updateTable('educators').set({ name: 'At commit' }).where('id', '=', 'edu_commit_a').where('name', '=', 'Held'));
+  });
+  // Written after the held write (on PostgreSQL both wait for the COMMIT), which its WHERE needs.
+  expect(await nameOf('edu_commit_a')).toBe('At commit');
+  const attempt = t.db.transaction().execute(async (tx) => {
+    await tx.updateTable('educators').set({ name: 'Changed' }).where('id', '=', 'edu_commit_b').execute();
+    await writeAtCommit(tx, tx.insertInto('educators').values(educator('edu_commit_a', 'Duplicate') as never));
+  });
+  await expect(attempt).rejects.toThrow(/unique|duplicate/i);
+  expect(await nameOf('edu_commit_b')).toBe('Kept');
+});
+
+it('a transaction rolled back after a write held to the COMMIT leaves nothing of it', async () => {
+  await t.db.insertInto('educators').values(educator('edu_commit_c', 'Kept') as never).execute();
+  const attempt = t.db.transaction().execute(async (tx) => {
+    await writeAtCommit(tx, tx.updateTable('educators').set({ name: 'Dropped' }).where('id', '=', 'edu_commit_c'));
+    throw new Error('changed my mind');
+  });
+  await expect(attempt).rejects.toThrow('changed my mind');
+  expect(await nameOf('edu_commit_c')).toBe('Kept');
+});
+
+it.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL: a write held to the COMMIT takes its row lock only there, not with the next statements', async () => {
+  await t.db.insertInto('educators').values(educator('edu_commit_d', 'Before') as never).execute();
+  const lockable = () => t.db.transaction().execute(async (other) => {
+    await other.selectFrom('educators').select('id').where('id', '=', 'edu_commit_d').forUpdate().noWait().execute();
+  }).then(() => true, () => false);
+  await t.db.transaction().execute(async (tx) => {
+    await writeAtCommit(tx, tx.updateTable('educators').set({ name: 'At commit' }).where('id', '=', 'edu_commit_d'));
+    await writeLater(tx, tx.updateTable('educators').set({ name: 'Other' }).where('id', '=', 'edu_later_g'));
+    await tx.selectFrom('educators').select('id').where('id', '=', 'edu_later_g').execute();
+    expect(await lockable()).toBe(true);
+  });
+  expect(await nameOf('edu_commit_d')).toBe('At commit');
 });

@@ -21,7 +21,8 @@ import type { Db } from '../../../db/client.ts';
 import { sendAhead } from '../../../db/client.ts';
 import type { Q } from '../../../db/queries/checkout.ts';
 import type { Ctx } from '../context.ts';
-import { noteHold } from '../holds.ts';
+import { noteHold, takeSpacesAtCommit } from '../holds.ts';
+import { SPACES_GONE } from '../../../db/migrations/0297_take_spaces_at_commit.ts';
 import { lockRow, type StampedRow } from './persist.ts';
 import { deepFreeze } from '../../shared/freeze.ts';
 
@@ -126,6 +127,24 @@ async function check(tx: Q, copy: StampedRow): Promise<{ current: Promise<boolea
  * `left`: the checkout as the committed work left it, kept for the next action (null: keep none).
  */
 export async function inCheckoutTransaction<T>(
+  deps: Deps, id: string, work: (tx: Q, read: StampedRow | undefined) => Promise<T>, left: (out: T) => Ctx | null,
+): Promise<T> {
+  try {
+    return await runInTransaction(deps, id, (tx, read) => {
+      takeSpacesAtCommit(tx);
+      return work(tx, read);
+    }, left);
+  } catch (error) {
+    if ((error as { code?: string } | null)?.code !== SPACES_GONE) throw error;
+    // A first hold of spaces taken with the COMMIT found too few left (api/checkout/holds.ts takeFirstSpaces): nothing
+    // of the action committed. Run again on the row read under its lock, taking the spaces at once, which answers
+    // the sold-out problem (after sweeping lapsed holds that may give spaces back) or holds them after all.
+    knownCheckouts(deps)?.forget(id);
+    return runInTransaction(deps, id, work, left);
+  }
+}
+
+async function runInTransaction<T>(
   deps: Deps, id: string, work: (tx: Q, read: StampedRow | undefined) => Promise<T>, left: (out: T) => Ctx | null,
 ): Promise<T> {
   const known = knownCheckouts(deps);
