@@ -279,6 +279,9 @@ function preparingStatements(client: pg.PoolClient): void {
       (marker === SENT_LATER ? held : atCommit).push([text, values ?? []]);
       return Promise.resolve(HELD);
     }
+    // After its COMMIT the server has ended the transaction, whatever the COMMIT answered (one that failed rolled it
+    // back): the ROLLBACK kysely sends after a failed COMMIT has nothing to do, and no round trip to spend.
+    if (plain && ROLLBACK.test(config) && !inTransaction) return Promise.resolve({ ...BEGUN, command: 'ROLLBACK' });
     if (plain && (COMMIT.test(config) || ROLLBACK.test(config))) {
       inTransaction = false;
       // Written with the COMMIT, after the held writes: a failure of one fails the COMMIT (see send).

@@ -201,3 +201,23 @@ it.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL: a write held to the COMMI
   });
   expect(await nameOf('edu_commit_d')).toBe('At commit');
 });
+
+it.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL: a COMMIT failed by a write held to it costs one round trip, with no ROLLBACK after it', async () => {
+  const trips = countRoundTrips();
+  const counted = openDb({ url: t.url, schema: t.schema, poolSize: 1 });
+  try {
+    await counted.insertInto('educators').values(educator('edu_commit_e', 'Kept') as never).execute();
+    const before = trips.count();
+    const attempt = counted.transaction().execute(async (tx) => {
+      await writeLater(tx, tx.updateTable('educators').set({ name: 'Changed' }).where('id', '=', 'edu_commit_e'));
+      await writeAtCommit(tx, tx.insertInto('educators').values(educator('edu_commit_e', 'Duplicate') as never));
+    });
+    await expect(attempt).rejects.toThrow(/unique|duplicate/i);
+    // BEGIN, the held write, the failing one and COMMIT in one write; the server ended the transaction there.
+    expect(trips.count() - before).toBe(1);
+    expect(await counted.selectFrom('educators').select('name').where('id', '=', 'edu_commit_e').executeTakeFirstOrThrow()).toEqual({ name: 'Kept' });
+  } finally {
+    trips.uninstall();
+    await counted.destroy();
+  }
+});

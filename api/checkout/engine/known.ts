@@ -137,9 +137,9 @@ export async function inCheckoutTransaction<T>(
   } catch (error) {
     if ((error as { code?: string } | null)?.code !== SPACES_GONE) throw error;
     // A first hold of spaces taken with the COMMIT found too few left (api/checkout/holds.ts takeFirstSpaces): nothing
-    // of the action committed. Run again on the row read under its lock, taking the spaces at once, which answers
-    // the sold-out problem (after sweeping lapsed holds that may give spaces back) or holds them after all.
-    knownCheckouts(deps)?.forget(id);
+    // of the action committed. Run again taking the spaces at once, which answers the sold-out problem (after sweeping
+    // lapsed holds that may give spaces back) or holds them after all; on the copy, which a current copy's failure
+    // kept, else on the row read under its lock.
     return runInTransaction(deps, id, work, left);
   }
 }

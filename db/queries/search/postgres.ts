@@ -78,17 +78,20 @@ async function pgTsQuery(db: Db, terms: readonly string[]): Promise<string> {
  */
 function pgMatch(st: Stmt, doc: string, tsQuery: string, filters: Filters, walk = false, window: string | null = null): Stmt {
   if (tsQuery === '') return st.s('true');
-  st.s(walk ? `ts_match_vq(${doc}, ` : `${doc} @@ `).v(withFacets(doc, tsQuery, filters, window)).s('::tsquery');
+  st.s(walk ? `ts_match_vq(${doc}, ` : `${doc} @@ `).v(withFacets(doc === WIDEST, tsQuery, filters, window)).s('::tsquery');
   return walk ? st.s(')') : st;
 }
 
+/** The widest level text, every word of a course: the one that carries the reach of its price (migration 0296). */
+const WIDEST = 's.doc_l1';
+
 /**
- * The words and the filters' facets as one tsquery's text for a level text: the widest (doc_l1) carries the reach of
- * each course's price (migration 0296), one lexeme per bound, the others the price bands (0110). `window`: the price
- * bands at a sort's end, for doc_l1 (bandWindow).
+ * The words and the filters' facets as one tsquery's text for a level text: the widest carries the reach of each
+ * course's price (migration 0296), one lexeme per bound, the others the price bands (0110). `window`: the price bands
+ * at a sort's end, for the widest (bandWindow).
  */
-function withFacets(doc: string, tsQuery: string, filters: Filters, window: string | null): string {
-  const facets = [doc === 's.doc_l1' ? widestFacetQuery(filters) : facetQuery(filters), window].filter(Boolean).join(' & ');
+function withFacets(widest: boolean, tsQuery: string, filters: Filters, window: string | null): string {
+  const facets = [widest ? widestFacetQuery(filters) : facetQuery(filters), window].filter(Boolean).join(' & ');
   return facets ? `(${tsQuery}) & ${facets}` : tsQuery;
 }
 
@@ -110,15 +113,15 @@ function widestFacetQuery(filters: Filters): string | null {
  * planner chooses by the words' estimate: it has none for a subquery's value.
  */
 function expandedWords(st: Stmt, tsQuery: string, filters: Filters, window: string | null = null): Stmt {
-  const widest = withFacets('s.doc_l1', tsQuery, filters, window);
-  const narrower = withFacets('', tsQuery, filters, null);
+  const widest = withFacets(true, tsQuery, filters, window);
+  const narrower = withFacets(false, tsQuery, filters, null);
   st.s('words as materialized (select search_expand(').v(widest).s('::text) as q1, ');
   return (widest === narrower ? st.s('null::tsquery') : st.s('search_expand(').v(narrower).s('::text)')).s(' as q)');
 }
 
 /** The test of a level text against `words` (expandedWords). */
 function wordsMatch(doc: string): string {
-  return doc === 's.doc_l1' ? '@@ (select q1 from words)' : '@@ (select coalesce(q, q1) from words)';
+  return doc === WIDEST ? '@@ (select q1 from words)' : '@@ (select coalesce(q, q1) from words)';
 }
 
 /** What sortedPostgres reads per row. */
@@ -149,7 +152,7 @@ async function sortedPostgres(
   if (tsQuery !== null && way === 'all') {
     // Materialized: every match first (a bitmap of the GIN index), then sorted; never a walk of the sort's index.
     expandedWords(st.s('(with '), tsQuery, filters, bands)
-      .s(`, w as materialized (select s.course_id, s.popularity, s.created_at, s.from_price, s.to_price from course_search s where s.doc_l1 ${wordsMatch('s.doc_l1')} and `);
+      .s(`, w as materialized (select s.course_id, s.popularity, s.created_at, s.from_price, s.to_price from course_search s where ${WIDEST} ${wordsMatch(WIDEST)} and `);
     filterConditions(st, filters).s(`) select s.* from w s order by ${order} limit `).n(window.limit).s(') s) m');
   } else {
     st.s('(select s.course_id, s.popularity, s.created_at, s.from_price, s.to_price from course_search s where ');
@@ -188,8 +191,8 @@ async function sortedPostgres(
  * passed thousands of dearer courses: 28–33 ms). The level texts carry each course's price bands (migration 0110),
  * so there the matches are counted per band (kept a minute, up to PG_BAND_COUNT_CAP), and when few enough lie in
  * the bands at the sort's end to fill the page, only those are read: one lexeme of the price's reach (migration
- * 0296) joins the GIN condition, and
- * every course outside them sorts after every course inside (nulls last), so the page is the same.
+ * 0296) joins the GIN condition, and every course outside them sorts after every course inside (nulls last), so the
+ * page is the same.
  *
  * The same counts tell the total: when more courses match than the total counts to, only the page's rows are read
  * (a page that comes out short tells its exact total), as relevance does.
@@ -215,8 +218,8 @@ const PG_BAND_COUNT_CAP = 10_000;
 
 /**
  * For words sorted by price with more matches than the total counts to: the price bands at the sort's end that hold
- * at least `end` matches, as the one lexeme of doc_l1's price reach that stands for them (tsquery text), when reading those matches costs less than walking the
- * sort's index through those bands' courses to the page's end (about 2 µs a match, and for the GIN index a
+ * at least `end` matches, as the one lexeme of doc_l1's price reach that stands for them (tsquery text), when
+ * reading those matches costs less than walking the sort's index through those bands' courses to the page's end (about 2 µs a match, and for the GIN index a
  * millisecond and 0.3 µs a course of the bands' posting lists, against 4 µs a course walked, by the published
  * courses per band); else null.
  */
