@@ -233,10 +233,8 @@ function preparingStatements(client: pg.PoolClient): void {
   };
   const send = (sendOne: () => Promise<unknown>): Promise<unknown> => {
     if (!beginHeld && held.length === 0) return sendOne();
-    const writes = held;
-    const begin = beginHeld;
-    beginHeld = false;
-    held = [];
+    const [writes, begin] = [held, beginHeld];
+    [held, beginHeld] = [[], false];
     const stream = (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } }).connection.stream;
     stream.cork();
     try {
