@@ -61,7 +61,7 @@ export async function up(db: AnyDb): Promise<void> {
   await sql.raw(`update course_search set doc_l1 = doc_l1 || ${REACH} where from_price is not null or to_price is not null`).execute(db);
 
   await sql.raw(`create table search_lexemes (lexeme text collate "C" primary key)`).execute(db);
-  await sql.raw(`${WORDS_OF('course_search')}`).execute(db);
+  await sql.raw(WORDS_OF('course_search')).execute(db);
   await sql.raw(`
 create function search_lexemes_inserted() returns trigger language plpgsql as $$
 begin
@@ -73,9 +73,7 @@ end $$`).execute(db);
   await sql.raw(`
 create function search_lexemes_updated() returns trigger language plpgsql as $$
 begin
-  insert into search_lexemes (lexeme)
-    select l from unnest(tsvector_to_array(new.doc_l1)) l where left(l, 1) <> '§'
-    on conflict do nothing;
+  ${WORDS_OF('(select new.doc_l1) as r (doc_l1)')};
   return null;
 end $$`).execute(db);
   await sql.raw(`create trigger search_lexemes_updated after update of doc_l1 on course_search for each row
