@@ -14,6 +14,7 @@ import type { PaymentEventSink } from './payments/port.ts';
 import type { FeedSignal } from './publish/feed-signal.ts';
 import type { SessionCache } from './auth/session-cache.ts';
 import type { SessionRows } from './auth/sessions.ts';
+import type { SearchThreads } from './search/threads.ts';
 
 /** Which site a request is for, decided from its host and path (api/http/context.ts resolveSite). */
 export interface RequestSite {
@@ -49,6 +50,8 @@ export interface Deps {
    * without it every request reads its session.
    */
   sessionCache?: SessionCache<SessionRows>;
+  /** SQLite: threads that answer course searches beside the event loop (api/search/threads.ts); without them the loop does. */
+  searchThreads?: SearchThreads;
 }
 
 export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void, locals?: object) => Promise<void> | void;

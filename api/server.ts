@@ -23,6 +23,7 @@ import { listen } from './http/node-server.ts';
 import { loggerFor, type Logger } from './log.ts';
 import { Workers } from './background.ts';
 import { openDb, dialectOf, type Db } from '../db/client.ts';
+import { startSearchThreads, type SearchThreads } from './search/threads.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { importUploadsDir } from './admin/uploads.ts';
 import { describePayments } from './payments/registry.ts';
@@ -47,6 +48,16 @@ async function sampleEducatorSlug(db: Db): Promise<string | null> {
   return row?.slug ?? null;
 }
 
+/** SQLite on a file: the threads that answer searches beside the event loop (SEARCH_THREADS; none on PostgreSQL). */
+function searchThreadsFor(config: Config, log: Logger): SearchThreads | undefined {
+  const url = config.DATABASE_URL;
+  if (dialectOf(url) !== 'sqlite' || url.endsWith(':memory:') || config.SEARCH_THREADS === 0) return undefined;
+  return startSearchThreads({
+    url, threads: config.SEARCH_THREADS, busyWaitMs: config.SQLITE_BUSY_WAIT_MS,
+    onError: (error) => log.error('a search thread stopped; it is started again', { error: error.message }),
+  });
+}
+
 export async function startServer(config: Config = loadConfig(), options: { log?: Logger; backgroundJobs?: boolean } = {}) {
   const log = options.log ?? loggerFor(config);
   const db = openDb({ url: config.DATABASE_URL, busyWaitMs: config.SQLITE_BUSY_WAIT_MS, backgroundCheckpoints: true });
@@ -67,6 +78,7 @@ export async function startServer(config: Config = loadConfig(), options: { log?
     feedSignal: createFeedSignal(),
     // PostgreSQL: sessions resolved without a round trip, kept right by the database's notices.
     sessionCache: config.SESSION_CACHE ? listeningSessionCache<SessionRows>(db) : undefined,
+    searchThreads: searchThreadsFor(config, log),
   };
   const deps = { ...base, metrics: createMetrics(base) };
   // Logos and covers an earlier version kept in a folder: into the database, before the first request asks for one.
@@ -120,6 +132,7 @@ export async function startServer(config: Config = loadConfig(), options: { log?
       await stopped;
       if (metricsServer) await new Promise<void>((ok) => metricsServer.close(() => ok()));
       await workers.stopAll();
+      await deps.searchThreads?.close();
       await deps.sessionCache?.close();
       await db.destroy();
       return inTime;

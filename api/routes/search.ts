@@ -19,6 +19,7 @@ import { parseWith } from '../http/parse.ts';
 import { ProblemError, problems } from '../../src/domain/problems.ts';
 import {
   SEARCH_DEFAULT_SIZE, SEARCH_DELIVERIES, SEARCH_MAX_RESULTS, SEARCH_MAX_SIZE, SEARCH_SORTS, searchCoursesJson,
+  type CourseSearchParams,
 } from '../../db/queries/search.ts';
 
 const list = <T extends z.ZodType<unknown, string>>(item: T) =>
@@ -79,23 +80,22 @@ export function searchRoutes() {
     if (priceMin !== undefined && priceMax !== undefined && priceMin > priceMax) {
       throw new ProblemError(problems.validation([{ key: 'price_max', name: 'Maximum price', message: 'must not be below the minimum price' }]));
     }
-    const { db, now } = c.var.deps;
-    // Cards come as stored JSON (migration 0041), spliced into the answer without decoding them.
-    const body = await searchCoursesJson(
-      db,
-      {
-        query: q.query ?? '',
-        educatorRefs: q.educator_ref,
-        categorySlug: q.category_slug,
-        delivery: q.delivery,
-        priceMin,
-        priceMax,
-        sort: q.sort ?? 'relevance',
-        page,
-        size,
-      },
-      { now: now(), storeCards: true },
-    );
+    const { db, now, searchThreads } = c.var.deps;
+    const params: CourseSearchParams = {
+      query: q.query ?? '',
+      educatorRefs: q.educator_ref,
+      categorySlug: q.category_slug,
+      delivery: q.delivery,
+      priceMin,
+      priceMax,
+      sort: q.sort ?? 'relevance',
+      page,
+      size,
+    };
+    const at = now();
+    // Cards come as stored JSON (migration 0041), spliced into the answer without decoding them. On SQLite a search
+    // thread answers when one can; else (and on PostgreSQL) this request's own turn of the loop.
+    const body = (await searchThreads?.search(params, at)) ?? (await searchCoursesJson(db, params, { now: at, storeCards: true }));
     return c.body(body, 200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
   });
   return app;

@@ -8,6 +8,7 @@ import { listen } from '../../api/http/node-server.ts';
 import { loadConfig, type Config } from '../../api/config.ts';
 import { createTestDb, type TestDb } from './db.ts';
 import { listeningSessionCache } from '../../api/auth/session-cache.ts';
+import { startSearchThreads } from '../../api/search/threads.ts';
 
 export interface TestServer {
   url: string;
@@ -33,6 +34,10 @@ export async function startTestServer(env: Record<string, string> = {}, testDb?:
     now: () => pinned ?? Math.floor(Date.now() / 1000),
     // As the server runs it: on PostgreSQL every API test resolves sessions through the cache.
     sessionCache: listeningSessionCache(tdb.db),
+    // Search threads (SQLite) only where a test asks for them: each one loads the server's modules anew.
+    ...(env.SEARCH_THREADS && tdb.dialect === 'sqlite'
+      ? { searchThreads: startSearchThreads({ url: tdb.url, threads: config.SEARCH_THREADS, busyWaitMs: config.SQLITE_BUSY_WAIT_MS }) }
+      : {}),
   };
   const app = createApp(deps);
   const server = await listen(app, 0, '127.0.0.1');
@@ -51,6 +56,7 @@ export async function startTestServer(env: Record<string, string> = {}, testDb?:
     async close() {
       await new Promise<void>((ok) => server.close(() => ok()));
       await deps.sessionCache?.close();
+      await deps.searchThreads?.close();
       if (!testDb) await tdb.close();
     },
   };
