@@ -4,7 +4,8 @@
  *   observed by the request log middleware (api/http/request-log.ts);
  * - what lives in the database (checkouts by status, refunds, the e-mail outbox, the publisher's change feed,
  *   holds, failed renewals) read once per scrape (`collect()`), never on a request;
- * - the database pool (PostgreSQL) or the write queue (SQLite), and the process itself (CPU, memory, event loop).
+ * - the database pool (PostgreSQL) or the write queue and the search threads (SQLite), and the process itself (CPU,
+ *   memory, event loop).
  * The database figures are the same whichever process reports them, so across processes they are aggregated by
  * max, not summed (api/server.ts, SERVER_PROCESSES).
  */
@@ -12,6 +13,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { sql } from 'kysely';
 import { rawHandlesOf, type Db, type Dialect } from '../../db/client.ts';
+import type { SearchThreads } from '../search/threads.ts';
 
 export const METRICS_PREFIX = 'marketplace_';
 
@@ -210,7 +212,27 @@ function registerConnectionGauges(registry: Registry, deps: SnapshotDeps & { dia
   }
 }
 
-export function createMetrics(deps: SnapshotDeps & { dialect: Dialect }): Metrics {
+/** SQLite's search threads (api/search/threads.ts): how many run, and how many searches they answered. */
+function registerSearchThreadGauges(registry: Registry, threads: SearchThreads): void {
+  new Gauge({
+    name: `${METRICS_PREFIX}search_threads`,
+    help: 'SQLite: search threads running in this process (fewer than SEARCH_THREADS while one is being started again).',
+    registers: [registry],
+    collect() {
+      this.set(threads.workers.length);
+    },
+  });
+  new Gauge({
+    name: `${METRICS_PREFIX}search_thread_answers`,
+    help: 'SQLite: searches a search thread answered since the process started (the others ran on the event loop): rate() gives the pace.',
+    registers: [registry],
+    collect() {
+      this.set(threads.answered);
+    },
+  });
+}
+
+export function createMetrics(deps: SnapshotDeps & { dialect: Dialect; searchThreads?: SearchThreads }): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: METRICS_PREFIX });
 
@@ -225,6 +247,7 @@ export function createMetrics(deps: SnapshotDeps & { dialect: Dialect }): Metric
   // metrics were registered): otherwise the scrape would count its own reads as requests waiting.
   registerConnectionGauges(registry, deps);
   registerDatabaseGauges(registry, sharedSnapshot(deps));
+  if (deps.searchThreads) registerSearchThreadGauges(registry, deps.searchThreads);
 
   return {
     registry,

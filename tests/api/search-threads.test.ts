@@ -48,6 +48,11 @@ describe.skipIf(postgres)('search threads (SQLite)', () => {
     ['query=nothingmatches', { query: 'nothingmatches' }],
   ];
 
+  const gauge = async (name: string) => {
+    const text = await server.deps.metrics!.registry.getSingleMetricAsString(`marketplace_${name}`);
+    return Number(/\n[a-z_]+ (\d+)$/.exec(text)?.[1]);
+  };
+
   it('answer what the event loop answers, byte for byte, each search on a thread', async () => {
     for (const [qs, params] of searches) {
       const before = threads.answered;
@@ -55,6 +60,9 @@ describe.skipIf(postgres)('search threads (SQLite)', () => {
       expect(threads.answered).toBe(before + 1);
       expect(answer).toBe(await searchCoursesJson(server.db, { query: '', ...params }, { now: NOW }));
     }
+    // What an operator sees of them.
+    expect(await gauge('search_threads')).toBe(2);
+    expect(await gauge('search_thread_answers')).toBe(threads.answered);
   });
 
   it('see a write committed before the search at once', async () => {
@@ -78,6 +86,7 @@ describe.skipIf(postgres)('search threads (SQLite)', () => {
     const before = threads.answered;
     expect(await api('size=50')).toBe(await searchCoursesJson(server.db, { query: '', size: 50 }, { now: NOW }));
     expect(threads.answered).toBe(before);
+    expect(await gauge('search_threads')).toBe(0);
     // Both are started again (after a second) and answer.
     await whenAnswering(threads, 2);
     expect(threads.workers).not.toContain(one);
