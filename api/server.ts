@@ -24,6 +24,7 @@ import { loggerFor, type Logger } from './log.ts';
 import { Workers } from './background.ts';
 import { openDb, dialectOf, type Db } from '../db/client.ts';
 import { startSearchThreads, type SearchThreads } from './search/threads.ts';
+import { storeComputedCards } from '../db/queries/search.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { importUploadsDir } from './admin/uploads.ts';
 import { describePayments } from './payments/registry.ts';
@@ -49,11 +50,12 @@ async function sampleEducatorSlug(db: Db): Promise<string | null> {
 }
 
 /** SQLite on a file: the threads that answer searches beside the event loop (SEARCH_THREADS; none on PostgreSQL). */
-function searchThreadsFor(config: Config, log: Logger): SearchThreads | undefined {
+function searchThreadsFor(config: Config, db: Db, log: Logger): SearchThreads | undefined {
   const url = config.DATABASE_URL;
   if (dialectOf(url) !== 'sqlite' || url.endsWith(':memory:') || config.SEARCH_THREADS === 0) return undefined;
   return startSearchThreads({
     url, threads: config.SEARCH_THREADS, busyWaitMs: config.SQLITE_BUSY_WAIT_MS,
+    storeCards: (cards, now) => storeComputedCards(db, cards, now),
     onError: (error) => log.error('a search thread stopped; it is started again', { error: error.message }),
   });
 }
@@ -78,7 +80,7 @@ export async function startServer(config: Config = loadConfig(), options: { log?
     feedSignal: createFeedSignal(),
     // PostgreSQL: sessions resolved without a round trip, kept right by the database's notices.
     sessionCache: config.SESSION_CACHE ? listeningSessionCache<SessionRows>(db) : undefined,
-    searchThreads: searchThreadsFor(config, log),
+    searchThreads: searchThreadsFor(config, db, log),
   };
   const deps = { ...base, metrics: createMetrics(base) };
   // Logos and covers an earlier version kept in a folder: into the database, before the first request asks for one.

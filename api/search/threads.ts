@@ -13,7 +13,7 @@
  * the one way every other request's is.
  */
 import { Worker } from 'node:worker_threads';
-import type { CourseSearchParams } from '../../db/queries/search.ts';
+import type { ComputedCard, CourseSearchParams } from '../../db/queries/search.ts';
 
 /** What a thread is started with. */
 export interface SearchThreadData {
@@ -27,7 +27,8 @@ export interface SearchRequest {
   now: number;
 }
 
-export type SearchReply = { id: number; body: string } | { id: number; error: string };
+/** An answer, with the cards the thread computed for it (the server stores them), or an error's message. */
+export type SearchReply = { id: number; body: string; computed?: ComputedCard[] } | { id: number; error: string };
 
 export interface SearchThreads {
   /** The search API's answer (searchCoursesJson's JSON), or undefined when no thread gave one: search it yourself. */
@@ -50,7 +51,7 @@ interface Thread {
   worker: Worker;
   ready: boolean;
   startedAt: number;
-  pending: Map<number, (body: string | undefined) => void>;
+  pending: Map<number, (reply: SearchReply | undefined) => void>;
 }
 
 /**
@@ -67,6 +68,8 @@ export function startSearchThreads(options: {
   url: string;
   threads: number;
   busyWaitMs: number;
+  /** Keeps the cards a thread computed, before its answer is given (as a search on the loop stores them). */
+  storeCards: (cards: ComputedCard[], now: number) => Promise<void>;
   /** A thread's crash (it is started again). */
   onError?: (error: Error) => void;
 }): SearchThreads {
@@ -95,7 +98,7 @@ export function startSearchThreads(options: {
       const done = thread.pending.get(message.id);
       thread.pending.delete(message.id);
       if ('body' in message) answered++;
-      done?.('body' in message ? message.body : undefined);
+      done?.(message);
     });
     worker.on('error', (error) => options.onError?.(error));
     worker.once('exit', () => {
@@ -127,9 +130,13 @@ export function startSearchThreads(options: {
       if (!chosen) return Promise.resolve(undefined);
       const id = ++nextId;
       const thread = chosen;
-      return new Promise((done) => {
+      return new Promise<SearchReply | undefined>((done) => {
         thread.pending.set(id, done);
         thread.worker.postMessage({ id, params, now } satisfies SearchRequest);
+      }).then(async (reply) => {
+        if (!reply || !('body' in reply)) return undefined;
+        if (reply.computed) await options.storeCards(reply.computed, now);
+        return reply.body;
       });
     },
     get answered() {

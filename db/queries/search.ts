@@ -35,7 +35,7 @@ import {
 import { isPostgres } from './search/statements.ts';
 import { sqliteSearch } from './search/sqlite.ts';
 import { postgresSearch } from './search/postgres.ts';
-import { pageCards, withNext } from './search/cards.ts';
+import { pageCards, withNext, type KeepCards } from './search/cards.ts';
 
 // The parts live per engine (./search/sqlite.ts, ./search/postgres.ts) behind one interface (./search/engine.ts),
 // with the stored cards in ./search/cards.ts; this module is what the rest of the code calls.
@@ -46,7 +46,8 @@ export {
 } from './search/engine.ts';
 export type { CourseSearchParams, Filters, SearchDelivery, SearchSort } from './search/engine.ts';
 export { postgresLevelCounts } from './search/postgres.ts';
-export { upcomingDates } from './search/cards.ts';
+export { storeComputedCards, upcomingDates } from './search/cards.ts';
+export type { ComputedCard } from './search/cards.ts';
 
 export interface CourseSearchResult {
   results: CourseCard[];
@@ -157,9 +158,10 @@ export async function optimizeSearchIndex(db: Db): Promise<void> {
 
 /**
  * The search API's answer as JSON text (the shape of CourseSearchResult): the page's ids, then their stored
- * cards with the next date of each chosen at `now`. `storeCards` keeps computed cards for later searches.
+ * cards with the next date of each chosen at `now`. `storeCards` keeps computed cards for later searches
+ * (search/cards.ts KeepCards: stored at once, or handed to a function).
  */
-export async function searchCoursesJson(db: Db, params: CourseSearchParams, options: { now: number; storeCards?: boolean }): Promise<string> {
+export async function searchCoursesJson(db: Db, params: CourseSearchParams, options: { now: number; storeCards?: KeepCards }): Promise<string> {
   const { ids, total, capped, page, size, cardRows } = await findPage(db, params, true);
   const unique = Array.from(new Set(ids));
   const cards = await pageCards(db, unique, options.now, options.storeCards ?? false, cardRows);

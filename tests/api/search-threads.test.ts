@@ -4,6 +4,7 @@
  * thread stops, leave its searches to the loop (never an error) until it is started again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { searchCoursesJson, type CourseSearchParams } from '../../db/queries/search.ts';
 import type { SearchThreads } from '../../api/search/threads.ts';
@@ -65,14 +66,21 @@ describe.skipIf(postgres)('search threads (SQLite)', () => {
     expect(await gauge('search_thread_answers')).toBe(threads.answered);
   });
 
-  it('see a write committed before the search at once', async () => {
+  const storedCard = async (courseId: string) =>
+    (await sql<{ card: string | null }>`select card from search_cards where course_id = ${courseId}`.execute(server.db)).rows[0]?.card;
+
+  it('see a write committed before the search at once, and the cards they compute are stored before the answer', async () => {
     const first = JSON.parse(await api('query=wheel&size=50')) as { results: Array<{ _id: string; name: string }> };
     expect(first.results.map((r) => r._id)).toContain('crs_wheel');
+    expect(await storedCard('crs_wheel')).toContain('"_id":"crs_wheel"');
     await server.db.updateTable('courses').set({ name: 'Kiln Firing for Everyone' }).where('id', '=', 'crs_wheel').execute();
+    // The rename made the stored card stale (migration 0041); the thread computes it again and the server stores it.
+    expect(await storedCard('crs_wheel')).toBeNull();
     const before = threads.answered;
     const renamed = JSON.parse(await api('query=kiln&size=50')) as { results: Array<{ _id: string; name: string }> };
     expect(threads.answered).toBe(before + 1);
     expect(renamed.results.find((r) => r._id === 'crs_wheel')?.name).toBe('Kiln Firing for Everyone');
+    expect(await storedCard('crs_wheel')).toContain('Kiln Firing for Everyone');
   });
 
   it('a thread that stops leaves its searches to the loop, and is started again', async () => {

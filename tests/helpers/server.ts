@@ -9,6 +9,7 @@ import { loadConfig, type Config } from '../../api/config.ts';
 import { createTestDb, type TestDb } from './db.ts';
 import { listeningSessionCache } from '../../api/auth/session-cache.ts';
 import { startSearchThreads } from '../../api/search/threads.ts';
+import { storeComputedCards } from '../../db/queries/search.ts';
 
 export interface TestServer {
   url: string;
@@ -36,7 +37,12 @@ export async function startTestServer(env: Record<string, string> = {}, testDb?:
     sessionCache: listeningSessionCache(tdb.db),
     // Search threads (SQLite) only where a test asks for them: each one loads the server's modules anew.
     ...(env.SEARCH_THREADS && tdb.dialect === 'sqlite'
-      ? { searchThreads: startSearchThreads({ url: tdb.url, threads: config.SEARCH_THREADS, busyWaitMs: config.SQLITE_BUSY_WAIT_MS }) }
+      ? {
+        searchThreads: startSearchThreads({
+          url: tdb.url, threads: config.SEARCH_THREADS, busyWaitMs: config.SQLITE_BUSY_WAIT_MS,
+          storeCards: (cards, now) => storeComputedCards(tdb.db, cards, now),
+        }),
+      }
       : {}),
   };
   const app = createApp(deps);

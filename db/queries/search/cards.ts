@@ -68,13 +68,22 @@ export function withNext(card: string, next: number | null): string {
   return `${card.slice(0, at)}"next_occurrence":${next}${card.slice(at + NEXT_NULL.length)}`;
 }
 
+/** A card computed for a search, with the version of its row read before computing it (undefined: no row). */
+export type ComputedCard = { id: string; version: number | undefined } & PageCard;
+
 /**
- * The cards of courses as stored (migration 0041), computing those not stored yet or changed since, and,
- * with `store`, keeping them for the next search: a card is written only while its row's version is the one
- * read before computing it, so a write that raced the computation leaves the card to be computed again.
+ * What becomes of the cards a search computed: `true` stores them for the next search (storeComputedCards), a
+ * function is handed them to store elsewhere (a search thread hands them to the server's writer), `false` drops them.
+ */
+export type KeepCards = boolean | ((cards: ComputedCard[]) => void);
+
+/**
+ * The cards of courses as stored (migration 0041), computing those not stored yet or changed since, and kept for
+ * the next search as `keep` says: a card is written only while its row's version is the one read before computing
+ * it, so a write that raced the computation leaves the card to be computed again.
  */
 export async function pageCards(
-  db: Db, ids: readonly string[], now: number, store: boolean, prefetched?: StoredCardRow[],
+  db: Db, ids: readonly string[], now: number, keep: KeepCards, prefetched?: StoredCardRow[],
 ): Promise<Map<string, PageCard>> {
   const cards = new Map<string, PageCard>();
   if (ids.length === 0) return cards;
@@ -108,14 +117,15 @@ export async function pageCards(
   const missing = ids.filter((id) => !cards.has(id));
   if (missing.length === 0) return cards;
   const [computed, upcoming] = await Promise.all([loadCourseCards(db, missing, { now }), upcomingDates(db, missing, now)]);
-  const fresh: Array<{ id: string; version: number | undefined } & PageCard> = computed.map((card) => ({
+  const fresh: ComputedCard[] = computed.map((card) => ({
     id: card._id,
     version: versions.get(card._id),
     card: JSON.stringify({ ...card, next_occurrence: null }),
     upcoming: upcoming.get(card._id) ?? [],
   }));
   for (const f of fresh) cards.set(f.id, f);
-  if (store) await storeCards(db, fresh, now);
+  if (keep === true) await storeComputedCards(db, fresh, now);
+  else if (keep) keep(fresh);
   return cards;
 }
 
@@ -125,7 +135,7 @@ export async function pageCards(
  * cards are written at once on the writer, in one synchronous transaction, when nothing holds the write lock; when
  * this process has a transaction open, or another process holds the lock, they are left for a later search.
  */
-async function storeCards(db: Db, fresh: Array<{ id: string; version: number | undefined } & PageCard>, now: number): Promise<void> {
+export async function storeComputedCards(db: Db, fresh: readonly ComputedCard[], now: number): Promise<void> {
   const writer = rawHandlesOf(db)?.sqliteWriter;
   if (writer) {
     storeCardsNow(writer, fresh, now);
@@ -148,7 +158,7 @@ async function storeCards(db: Db, fresh: Array<{ id: string; version: number | u
   }
 }
 
-function storeCardsNow(writer: SQLite.Database, fresh: Array<{ id: string; version: number | undefined } & PageCard>, now: number): void {
+function storeCardsNow(writer: SQLite.Database, fresh: readonly ComputedCard[], now: number): void {
   if (writer.inTransaction) return;
   try {
     // busy_timeout is 0 on this connection: a lock held elsewhere answers SQLITE_BUSY at once instead of waiting.
