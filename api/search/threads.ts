@@ -64,6 +64,15 @@ function workerEntry(): { file: URL; execArgv: string[] } {
     : { file: new URL('./worker.ts', import.meta.url), execArgv: ['--import', 'tsx'] };
 }
 
+/** The ready thread with the fewest searches in flight (undefined: none is ready). */
+function leastBusy(threads: ReadonlyArray<Thread | null>): Thread | undefined {
+  let chosen: Thread | undefined;
+  for (const thread of threads) {
+    if (thread?.ready && (!chosen || thread.pending.size < chosen.pending.size)) chosen = thread;
+  }
+  return chosen;
+}
+
 export function startSearchThreads(options: {
   url: string;
   threads: number;
@@ -122,14 +131,9 @@ export function startSearchThreads(options: {
 
   return {
     search(params, now) {
-      // The ready thread with the fewest searches in flight.
-      let chosen: Thread | undefined;
-      for (const thread of threads) {
-        if (thread?.ready && (!chosen || thread.pending.size < chosen.pending.size)) chosen = thread;
-      }
-      if (!chosen) return Promise.resolve(undefined);
+      const thread = leastBusy(threads);
+      if (!thread) return Promise.resolve(undefined);
       const id = ++nextId;
-      const thread = chosen;
       return new Promise<SearchReply | undefined>((done) => {
         thread.pending.set(id, done);
         thread.worker.postMessage({ id, params, now } satisfies SearchRequest);
