@@ -158,8 +158,11 @@ export const configSchema = z.object({
   MAIL_RETRY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
   /** SQLite: how long a request waits for another writer's lock before answering 503 with Retry-After (ms). */
   SQLITE_BUSY_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
-  /** SQLite: threads that answer course searches beside the event loop (api/search/threads.ts); 0: the loop does. */
-  SEARCH_THREADS: z.coerce.number().int().min(0).max(16).default(1),
+  /**
+   * SQLite: threads that answer course searches beside the event loop (api/search/threads.ts); 0: the loop does.
+   * Unset: one per core the process has to itself (defaultSearchThreads).
+   */
+  SEARCH_THREADS: z.coerce.number().int().min(0).max(16).optional(),
   // Metrics and readiness (api/ops/, docs/operations.md "Metrics and readiness").
   /** Bearer token for GET /api/metrics (Prometheus text); empty: that route answers 404. At least 16 characters. */
   METRICS_TOKEN: z.string().default('').refine((v) => v === '' || v.length >= 16, 'must be at least 16 characters (e.g. openssl rand -hex 24), or empty to switch /api/metrics off'),

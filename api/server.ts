@@ -13,6 +13,7 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
@@ -23,7 +24,7 @@ import { listen } from './http/node-server.ts';
 import { loggerFor, type Logger } from './log.ts';
 import { Workers } from './background.ts';
 import { openDb, dialectOf, type Db } from '../db/client.ts';
-import { startSearchThreads, type SearchThreads } from './search/threads.ts';
+import { defaultSearchThreads, startSearchThreads, type SearchThreads } from './search/threads.ts';
 import { storeComputedCards } from '../db/queries/search.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { importUploadsDir } from './admin/uploads.ts';
@@ -52,9 +53,10 @@ async function sampleEducatorSlug(db: Db): Promise<string | null> {
 /** SQLite on a file: the threads that answer searches beside the event loop (SEARCH_THREADS; none on PostgreSQL). */
 function searchThreadsFor(config: Config, db: Db, log: Logger): SearchThreads | undefined {
   const url = config.DATABASE_URL;
-  if (dialectOf(url) !== 'sqlite' || url.endsWith(':memory:') || config.SEARCH_THREADS === 0) return undefined;
+  const threads = config.SEARCH_THREADS ?? defaultSearchThreads(availableParallelism(), serverProcesses());
+  if (dialectOf(url) !== 'sqlite' || url.endsWith(':memory:') || threads === 0) return undefined;
   return startSearchThreads({
-    url, threads: config.SEARCH_THREADS, busyWaitMs: config.SQLITE_BUSY_WAIT_MS,
+    url, threads, busyWaitMs: config.SQLITE_BUSY_WAIT_MS,
     storeCards: (cards, now) => storeComputedCards(db, cards, now),
     onError: (error) => log.error('a search thread stopped; it is started again', { error: error.message }),
   });

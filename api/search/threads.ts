@@ -41,6 +41,19 @@ export interface SearchThreads {
   close(): Promise<void>;
 }
 
+/** The most threads a process starts unless told: each holds its own connections and about 37 MB. */
+const DEFAULT_THREADS_MAX = 4;
+
+/**
+ * Threads per process when SEARCH_THREADS is unset: one per core the process has to itself (the cores shared among
+ * SERVER_PROCESSES), at least one, at most DEFAULT_THREADS_MAX. A search is SQLite's CPU work alone, so a thread
+ * beyond the cores only waits for one: on two cores, two threads answered a fifth more searches a second than one,
+ * and three no more than two (docs/benchmarks.md).
+ */
+export function defaultSearchThreads(cores: number, processes: number): number {
+  return Math.max(1, Math.min(DEFAULT_THREADS_MAX, Math.floor(cores / Math.max(1, processes))));
+}
+
 /** A thread that stopped is started again after this long (doubling while it keeps stopping, up to a minute). */
 const RESTART_DELAY_MS = 1000;
 const RESTART_DELAY_MAX_MS = 60_000;

@@ -6,13 +6,14 @@
  * - wrong passwords for one address on both processes: exactly the limit's worth are checked, then 429 on both, no 5xx;
  * - every e-mail those requests queued is sent exactly once, by one process or the other (a local SMTP server
  *   counts them by Message-ID);
- * - holds that lapsed while no process ran are released by the processes' hold sweepers exactly once.
+ * - holds that lapsed while no process ran are released by the processes' hold sweepers exactly once;
+ * - on SQLite each process answers searches on as many threads as it has cores to itself (none on PostgreSQL).
  * On SQLite the processes' writes take turns on the file's write lock (README, DATABASE_URL); tests/api/sqlite-busy.test.ts
  * covers a lock held for long.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
@@ -20,12 +21,14 @@ import { createTestDb, databaseUrlOf, type TestDb } from '../helpers/db.ts';
 import { signUpAndLogin, uniqueEmail } from '../helpers/auth.ts';
 import { freePort } from '../helpers/ports.ts';
 import { headerOf, startFakeSmtp, type FakeSmtp } from '../helpers/fake-smtp.ts';
+import { defaultSearchThreads } from '../../api/search/threads.ts';
 import { CARDS, IDS, booker, OFFERS, client, contactPayload, payWithCard, seedCheckoutCatalogue } from './checkout-fixtures.ts';
 
 const SPACES = 5;
 const LEARNERS = 12;
 const LAPSED = 3;
 const LOGIN_LIMIT = 5;
+const METRICS_TOKEN = 'multi-process-metrics-token';
 
 interface Proc {
   url: string;
@@ -99,6 +102,7 @@ beforeAll(async () => {
   const env = {
     DATABASE_URL: databaseUrlOf(testDb), DIST_DIR: join(work, 'no-site'), OUTBOX_DIR: join(work, 'outbox'), SMTP_URL: smtp.url,
     LOG_LEVEL: 'error', RATE_LIMIT_LOGIN_PER_IP: '100000', RATE_LIMIT_LOGIN_PER_EMAIL: String(LOGIN_LIMIT), RATE_LIMIT_MAIL_PER_IP: '100000',
+    METRICS_TOKEN,
   };
   procs.push(...(await Promise.all([startProcess(env), startProcess(env)])));
 }, 120_000);
@@ -112,6 +116,16 @@ afterAll(async () => {
 });
 
 describe(`two server processes on one ${process.env.TEST_DATABASE_URL ? 'PostgreSQL database' : 'SQLite file'}`, () => {
+  it('each process, SEARCH_THREADS unset, starts one search thread per core on SQLite and none on PostgreSQL', async () => {
+    for (const p of procs) {
+      const res = await fetch(`${p.url}/api/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+      expect(res.status).toBe(200);
+      const running = /^marketplace_search_threads (\d+)$/m.exec(await res.text())?.[1];
+      if (testDb.dialect === 'postgres') expect(running).toBeUndefined();
+      else expect(Number(running)).toBe(defaultSearchThreads(availableParallelism(), 1));
+    }
+  });
+
   it('lapsed holds are released once by the two processes\' hold sweepers', async () => {
     await expect.poll(async () => (await testDb.db.selectFrom('space_holds').select('status').where('occurrence_id', '=', IDS.classOcc2).execute())
       .every((h) => h.status === 'released'), { timeout: 20_000 }).toBe(true);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { searchCoursesJson, type CourseSearchParams } from '../../db/queries/search.ts';
-import type { SearchThreads } from '../../api/search/threads.ts';
+import { defaultSearchThreads, type SearchThreads } from '../../api/search/threads.ts';
 import { NOW, TEST_ENV, insertPublicFixtures } from './public-fixtures.ts';
 
 const postgres = Boolean(process.env.TEST_DATABASE_URL);
@@ -21,6 +21,15 @@ async function whenAnswering(threads: SearchThreads, count: number): Promise<voi
     await new Promise((ok) => setTimeout(ok, 50));
   }
 }
+
+describe('search threads unless SEARCH_THREADS says: one per core a server process has to itself, 1 to 4', () => {
+  it.each([
+    [1, 1, 1], [2, 1, 2], [3, 1, 3], [4, 1, 4], [5, 1, 4], [64, 1, 4],
+    [2, 2, 1], [3, 2, 1], [4, 2, 2], [8, 2, 4], [2, 4, 1], [1, 64, 1],
+  ])('%i cores, %i processes: %i', (cores, processes, threads) => {
+    expect(defaultSearchThreads(cores, processes)).toBe(threads);
+  });
+});
 
 describe.skipIf(postgres)('search threads (SQLite)', () => {
   let server: TestServer;

@@ -7,10 +7,12 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { Agent, request } from 'node:http';
+import { availableParallelism } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, databaseUrlOf, type TestDb } from '../helpers/db.ts';
 import { freePort } from '../helpers/ports.ts';
 import { serverProcesses } from '../../api/server.ts';
+import { defaultSearchThreads } from '../../api/search/threads.ts';
 import { queueMail } from '../../api/mail/index.ts';
 
 let testDb: TestDb;
@@ -140,6 +142,14 @@ describe('SERVER_PROCESSES=2', () => {
     expect(after.count - before.count).toBe(6);
     // Both processes read the same database: its figures are not added up.
     expect(after.text).toMatch(/^marketplace_outbox_messages\{status="pending"\} 1$/m);
+  });
+
+  it('starts, on SQLite, one search thread per core each process has to itself', async () => {
+    // Both processes' gauges added up by the primary; threads are counted from their start.
+    const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    const running = /^marketplace_search_threads (\d+)$/m.exec(text)?.[1];
+    if (testDb.dialect === 'postgres') expect(running).toBeUndefined();
+    else expect(Number(running)).toBe(2 * defaultSearchThreads(availableParallelism(), 2));
   });
 
   it('runs the background jobs in one process only', () => {

@@ -39,7 +39,7 @@ export async function startTestServer(env: Record<string, string> = {}, testDb?:
     ...(env.SEARCH_THREADS && tdb.dialect === 'sqlite'
       ? {
         searchThreads: startSearchThreads({
-          url: tdb.url, threads: config.SEARCH_THREADS, busyWaitMs: config.SQLITE_BUSY_WAIT_MS,
+          url: tdb.url, threads: config.SEARCH_THREADS ?? 1, busyWaitMs: config.SQLITE_BUSY_WAIT_MS,
           storeCards: (cards, now) => storeComputedCards(tdb.db, cards, now),
         }),
       }
