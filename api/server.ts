@@ -51,7 +51,7 @@ async function sampleEducatorSlug(db: Db): Promise<string | null> {
 }
 
 /** SQLite on a file: the threads that answer searches beside the event loop (SEARCH_THREADS; none on PostgreSQL). */
-function searchThreadsFor(config: Config, db: Db, log: Logger): SearchThreads | undefined {
+export function searchThreadsFor(config: Config, db: Db, log: Logger): SearchThreads | undefined {
   const url = config.DATABASE_URL;
   const threads = config.SEARCH_THREADS ?? defaultSearchThreads(availableParallelism(), serverProcesses());
   if (dialectOf(url) !== 'sqlite' || url.endsWith(':memory:') || threads === 0) return undefined;

@@ -31,6 +31,8 @@ describe('search threads unless SEARCH_THREADS says: one per core a server proce
   });
 });
 
+// Search threads exist on SQLite only: PostgreSQL's statements already run in its own processes, and a server on it
+// starts none (tests/api/multi-process.test.ts checks that on PostgreSQL). CI runs this file on both engines.
 describe.skipIf(postgres)('search threads (SQLite)', () => {
   let server: TestServer;
   let threads: SearchThreads;

@@ -8,8 +8,8 @@ import { listen } from '../../api/http/node-server.ts';
 import { loadConfig, type Config } from '../../api/config.ts';
 import { createTestDb, type TestDb } from './db.ts';
 import { listeningSessionCache } from '../../api/auth/session-cache.ts';
-import { startSearchThreads } from '../../api/search/threads.ts';
-import { storeComputedCards } from '../../db/queries/search.ts';
+import { searchThreadsFor } from '../../api/server.ts';
+import { loggerFor } from '../../api/log.ts';
 
 export interface TestServer {
   url: string;
@@ -36,14 +36,7 @@ export async function startTestServer(env: Record<string, string> = {}, testDb?:
     // As the server runs it: on PostgreSQL every API test resolves sessions through the cache.
     sessionCache: listeningSessionCache(tdb.db),
     // Search threads (SQLite) only where a test asks for them: each one loads the server's modules anew.
-    ...(env.SEARCH_THREADS && tdb.dialect === 'sqlite'
-      ? {
-        searchThreads: startSearchThreads({
-          url: tdb.url, threads: config.SEARCH_THREADS ?? 1, busyWaitMs: config.SQLITE_BUSY_WAIT_MS,
-          storeCards: (cards, now) => storeComputedCards(tdb.db, cards, now),
-        }),
-      }
-      : {}),
+    searchThreads: env.SEARCH_THREADS ? searchThreadsFor({ ...config, DATABASE_URL: tdb.url }, tdb.db, loggerFor(config)) : undefined,
   };
   const app = createApp(deps);
   const server = await listen(app, 0, '127.0.0.1');
