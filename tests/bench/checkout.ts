@@ -5,7 +5,9 @@
  *
  * By default it starts the real server (API only; the compiled one when built, see server-process.ts) as a separate process on a fresh
  * SQLite file, so the load generator and the server do not share an event loop. BENCH_DATABASE_URL=postgres://…/postgres
- * runs it on a fresh PostgreSQL database instead (created and dropped). Each checkout is:
+ * runs it on a fresh PostgreSQL database instead (created and dropped). BENCH_ENGINES=sqlite,postgres runs both in
+ * one run, their rounds taking turns, and prints PostgreSQL's figures over SQLite's pair by pair (see engines()).
+ * Each checkout is:
  *   initialise (with the occurrence) → pricing options picked → contact details filled (the hold)
  *   → payment method selected (card) → the test provider confirms 4242… → payment was successful.
  * Each occurrence has fewer spaces than the checkouts aimed at it, so the last ones meet "sold out".
@@ -68,24 +70,56 @@ function post(url: string, headers: Record<string, string>, body: string | null,
   });
 }
 
-async function run(): Promise<void> {
-  const pgBase = process.env.BENCH_DATABASE_URL;
-  const tmp = mkdtempSync(join(tmpdir(), 'bench-checkout-'));
-  let databaseUrl = join(tmp, 'bench.sqlite');
-  let dropDatabase: (() => Promise<void>) | null = null;
+/** One engine under test: its database, its server process and its learners. */
+interface Target {
+  engine: Engine;
+  db: Db;
+  child: Awaited<ReturnType<typeof startServerProcess>>;
+  base: string;
+  /** PostgreSQL: the database's name, by which its backends' CPU is found. */
+  databaseName: string | null;
+  learners: Learner[];
+  now: number;
+  /** Rows name their engine (when the run has two). */
+  tagged: boolean;
+  close(): Promise<void>;
+}
+
+type Engine = 'sqlite' | 'postgres';
+
+/**
+ * BENCH_ENGINES=sqlite,postgres: both engines in one run, each on its own server and database, their rounds taking
+ * turns (ABBA: SQLite then PostgreSQL for the first level, PostgreSQL then SQLite for the next, …), one server
+ * loaded at a time, and after each pair of rounds PostgreSQL's checkouts/s and submit p99 beside SQLite's. Run one
+ * after the other, the two engines met a machine whose speed moves by a third within minutes. Without it: the
+ * engine BENCH_DATABASE_URL says (PostgreSQL when set), as before.
+ */
+function engines(): Engine[] {
+  const listed = process.env.BENCH_ENGINES?.split(',').map((e) => e.trim()).filter(Boolean);
+  if (!listed || listed.length === 0) return [process.env.BENCH_DATABASE_URL ? 'postgres' : 'sqlite'];
+  for (const engine of listed) if (engine !== 'sqlite' && engine !== 'postgres') throw new Error(`BENCH_ENGINES: unknown engine ${engine}`);
+  return [...new Set(listed as Engine[])];
+}
+
+/** PostgreSQL's admin connection: BENCH_DATABASE_URL, else this machine's local server. */
+const PG_ADMIN = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+async function openTarget(engine: Engine, tmp: string): Promise<Target> {
+  let databaseUrl = join(tmp, `bench-${engine}.sqlite`);
   let databaseName: string | null = null;
-  if (pgBase) {
+  let dropDatabase = async () => {};
+  if (engine === 'postgres') {
     const name = `bench_checkout_${Date.now()}`;
     databaseName = name;
-    const admin = new pg.Client({ connectionString: pgBase });
+    const admin = new pg.Client({ connectionString: PG_ADMIN });
     await admin.connect();
     await admin.query(`create database ${name}`);
     await admin.end();
-    const url = new URL(pgBase);
+    const url = new URL(PG_ADMIN);
     url.pathname = `/${name}`;
     databaseUrl = url.toString();
     dropDatabase = async () => {
-      const c = new pg.Client({ connectionString: pgBase });
+      const c = new pg.Client({ connectionString: PG_ADMIN });
       await c.connect();
       await c.query(`drop database if exists ${name} with (force)`);
       await c.end();
@@ -96,135 +130,193 @@ async function run(): Promise<void> {
   const now = Math.floor(Date.now() / 1000);
   await seedCheckoutCatalogue(db, now);
   const port = await freePort();
+  const profileDir = process.env.BENCH_PROFILE ? join(process.env.BENCH_PROFILE, engine) : undefined;
   const child = await startServerProcess({
-    databaseUrl, port, profileDir: process.env.BENCH_PROFILE,
+    databaseUrl, port, profileDir,
     env: { RATE_LIMIT_LOGIN_PER_IP: '1000000', RATE_LIMIT_LOGIN_PER_EMAIL: '1000000' },
   });
   const base = `http://127.0.0.1:${port}`;
-  const server = { url: base, db } as unknown as TestServer;
+  return {
+    engine, db, child, base, databaseName, learners: [], now, tagged: false,
+    async close() {
+      await stopServerProcess(child);
+      await db.destroy();
+      await dropDatabase();
+    },
+  };
+}
+
+/** What a timed round measured, for the comparison of engines. */
+interface RoundFigures { engine: Engine; checkoutsPerSecond: number; submitP99: number }
+
+const ENGINE_NAMES: Record<Engine, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
+
+async function run(): Promise<void> {
+  const tmp = mkdtempSync(join(tmpdir(), 'bench-checkout-'));
+  const targets: Target[] = [];
   try {
+    for (const engine of engines()) targets.push(await openTarget(engine, tmp));
+    for (const target of targets) target.tagged = targets.length > 1;
     const maxLearners = Math.max(...LEVELS);
-    process.stdout.write(`Signing up ${maxLearners} learners… `);
-    const learners: Learner[] = [];
-    for (let i = 0; i < maxLearners; i += 20) {
-      const batch = await Promise.all(Array.from({ length: Math.min(20, maxLearners - i) }, () => signUpAndLogin(server)));
-      learners.push(...batch.map((b) => ({ cookie: b.cookie, email: b.user.email })));
+    for (const target of targets) {
+      process.stdout.write(`Signing up ${maxLearners} learners (${ENGINE_NAMES[target.engine]})… `);
+      const server = { url: target.base, db: target.db } as unknown as TestServer;
+      for (let i = 0; i < maxLearners; i += 20) {
+        const batch = await Promise.all(Array.from({ length: Math.min(20, maxLearners - i) }, () => signUpAndLogin(server)));
+        target.learners.push(...batch.map((b) => ({ cookie: b.cookie, email: b.user.email })));
+      }
+      console.log('done.');
     }
-    console.log('done.');
-    console.log(`Database: ${pgBase ? 'postgres' : 'sqlite'} · server: separate process on ${base} · ${PER_LEARNER} checkouts per learner\n`);
+    console.log(`Database: ${targets.map((t) => `${t.engine} (server: separate process on ${t.base})`).join(', ')} · ${PER_LEARNER} checkouts per learner\n`);
     console.log('learners  attempted  completed  sold-out  errors  seconds  checkouts/s  API req/s  submit p50  submit p99  spaces  oversold');
 
-    // Rounds: an untimed warm-up (room for every checkout), then each level.
-    const rounds = [
-      ...(WARMUP_CHECKOUTS > 0 ? [{ level: maxLearners, warmUp: true }] : []),
-      ...LEVELS.map((level) => ({ level, warmUp: false })),
-    ];
-    for (const [round, { level, warmUp }] of rounds.entries()) {
-      const perLearner = warmUp ? Math.ceil(WARMUP_CHECKOUTS / level) : PER_LEARNER;
-      const attempts = level * perLearner;
-      const capacity = warmUp ? attempts : Math.floor(attempts * FILL);
-      const occurrenceId = `occ_bench_${round}_${level}`;
-      await db.insertInto('occurrences').values({
-        id: occurrenceId, course_id: IDS.raceCourse, visibility: 'public', start_datetime: now + 30 * 86400, end_datetime: now + 30 * 86400 + 7200,
-        timezone: 'Europe/London', delivery: 'in-person', address: null, spaces: capacity, available_spaces: capacity, parent_ref: null, individually_bookable: true,
-      }).execute();
-      const latencies: number[] = [];
-      const byAction = new Map<string, number[]>();
-      let completed = 0;
-      let soldOut = 0;
-      let errors = 0;
-      let requests = 0;
-
-      const call = async (learner: Learner, path: string, body: unknown, measure: boolean, action = '') => {
-        const t0 = performance.now();
-        const res = await post(`${base}/api${path}`, { origin: base, cookie: learner.cookie, 'content-type': 'application/json' }, JSON.stringify(body));
-        const json = res.json;
-        requests++;
-        // Every call's latency is listed by what it did; only submit-response's make the headline percentiles.
-        const ms = performance.now() - t0;
-        if (measure) latencies.push(ms);
-        const values = byAction.get(action) ?? [];
-        values.push(ms);
-        byAction.set(action, values);
-        return { status: res.status, body: json };
-      };
-      const submit = (learner: Learner, id: string, action: string, payload: unknown = {}) =>
-        call(learner, `/checkout/${id}/submit-response`, { action, payload }, true, action);
-
-      const checkout = async (learner: Learner): Promise<void> => {
-        const init = await call(learner, '/checkout/initialise/booking', { checkoutId: null, courseId: IDS.raceCourse, occurrenceId, origin: 'marketplace', bookedOnURL: null, utms: {} }, false, '(initialise)');
-        if (init.status !== 201) { errors++; return; }
-        const id = init.body._id;
-        const picked = await submit(learner, id, 'pricing options picked', { selectedOffers: [{ offerId: OFFERS.race, quantity: 1 }], selectedAddons: [] });
-        if (picked.status !== 200) { if (picked.body.detail === 'Spaces are sold out') soldOut++; else errors++; return; }
-        const contact = await submit(learner, id, 'contact details filled', contactPayload(learner.email));
-        if (contact.status !== 200) { if (contact.body.detail === 'Spaces are sold out') soldOut++; else errors++; return; }
-        const method = await submit(learner, id, 'payment method selected', { paymentMethod: 'card' });
-        if (method.status !== 200) { errors++; return; }
-        const payment = method.body.stepState.payment.state;
-        const confirmed = await call(learner, `/test-payments/${payment.paymentId}/confirm`, { card_number: CARDS.success, client_secret: payment.clientSecret }, false, '(test card payment confirmed)');
-        if (confirmed.status !== 200) { errors++; return; }
-        const done = await submit(learner, id, 'payment was successful', {});
-        if (done.status === 200 && done.body.bookingId) completed++;
-        else errors++;
-      };
-
-      // Every learner's connection is opened before the clock starts. A Node server whose event loop is saturated
-      // accepts new connections slowly (about one per turn of its loop, here one per ~40 ms: see
-      // docs/benchmarks.md), so 180 connections opened at once by a closed loop left some learners waiting seconds
-      // for their first answer while the others ran with less competition — flattering the p99 of the rest.
-      await Promise.all(learners.slice(0, level).map((learner) => post(`${base}/api/health`, { cookie: learner.cookie }, null)));
-
-      const profile = warmUp ? null : await statementSnapshot(child.pid);
-      const cpuBefore = treeCpuSeconds(child.pid);
-      const dbCpuBefore = databaseName ? databaseCpuSeconds(databaseName) : null;
-      const t0 = performance.now();
-      await Promise.all(learners.slice(0, level).map(async (learner) => {
-        for (let k = 0; k < perLearner; k++) await checkout(learner);
-      }));
-      const seconds = (performance.now() - t0) / 1000;
-      if (warmUp) {
-        console.log(`${'(warm-up)'.padStart(8)}  ${String(attempts).padStart(9)}  ${String(completed).padStart(9)}  ${String(soldOut).padStart(8)}  ${String(errors).padStart(6)}  ${seconds.toFixed(2).padStart(7)}  (untimed: the server compiling its hot code)`);
-        continue;
-      }
-      const cpuAfter = treeCpuSeconds(child.pid);
-      const dbCpuAfter = databaseName ? databaseCpuSeconds(databaseName) : null;
-      const booked = await db.selectFrom('bookings').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('spaces'), eb.lit(0)).as('spaces')).where('occurrence_id', '=', occurrenceId).executeTakeFirstOrThrow();
-      const left = await db.selectFrom('occurrences').select('available_spaces').where('id', '=', occurrenceId).executeTakeFirstOrThrow();
-      const bookedSpaces = Number(booked.spaces);
-      const oversold = Math.max(0, bookedSpaces - capacity) + Math.max(0, -Number(left.available_spaces));
-      latencies.sort((a, b) => a - b);
-      console.log(
-        `${String(level).padStart(8)}  ${String(attempts).padStart(9)}  ${String(completed).padStart(9)}  ${String(soldOut).padStart(8)}  ${String(errors).padStart(6)}  ` +
-        `${seconds.toFixed(2).padStart(7)}  ${(completed / seconds).toFixed(1).padStart(11)}  ${(requests / seconds).toFixed(0).padStart(9)}  ${`${percentile(latencies, 50).toFixed(1)} ms`.padStart(10)}  ` +
-        `${`${percentile(latencies, 99).toFixed(1)} ms`.padStart(10)}  ${`${bookedSpaces}/${capacity}`.padStart(6)}  ${String(oversold).padStart(8)}`,
-      );
-      if (cpuBefore !== null && cpuAfter !== null) {
-        // The server's own CPU (all its threads and processes) per completed checkout: what one core of the server could sustain
-        // if the load generator did not share the machine with it.
-        const msPerCheckout = ((cpuAfter - cpuBefore) * 1000) / Math.max(1, completed);
-        console.log(`          server CPU: ${(cpuAfter - cpuBefore).toFixed(2)} s, ${msPerCheckout.toFixed(1)} ms per completed checkout (${(1000 / msPerCheckout).toFixed(0)} checkouts/s per core), ${((cpuAfter - cpuBefore) / seconds * 100).toFixed(0)} % of a core`);
-      }
-      if (dbCpuBefore !== null && dbCpuAfter !== null) {
-        const msPerCheckout = ((dbCpuAfter - dbCpuBefore) * 1000) / Math.max(1, completed);
-        console.log(`          PostgreSQL backends' CPU: ${(dbCpuAfter - dbCpuBefore).toFixed(2)} s, ${msPerCheckout.toFixed(1)} ms per completed checkout, ${((dbCpuAfter - dbCpuBefore) / seconds * 100).toFixed(0)} % of a core`);
-      }
-      if (profile) {
-        const counts = await profile.end();
-        console.log(`          statements (${profile.file}): ${counts.map(({ engine, what, n }) => `${engine} ${(n / Math.max(1, completed)).toFixed(1)} ${what} per completed checkout`).join(', ')}`);
-      }
-      for (const [action, values] of byAction) {
-        values.sort((a, b) => a - b);
-        console.log(`          ${action.startsWith('(') ? action : `submit "${action}"`}: ${values.length} answers, p50 ${percentile(values, 50).toFixed(1)} ms, p99 ${percentile(values, 99).toFixed(1)} ms, max ${values[values.length - 1].toFixed(1)} ms`);
+    // An untimed warm-up per server (room for every checkout), then each level, the engines taking turns.
+    if (WARMUP_CHECKOUTS > 0) {
+      for (const target of targets) await round(target, 0, maxLearners, true);
+    }
+    const pairs: RoundFigures[][] = [];
+    for (const [i, level] of LEVELS.entries()) {
+      const order = i % 2 === 0 ? targets : [...targets].reverse();
+      const pair: RoundFigures[] = [];
+      for (const target of order) pair.push((await round(target, i + 1, level, false))!);
+      if (pair.length === 2) {
+        pairs.push(pair);
+        console.log(`          ${compare(pair)}`);
       }
     }
+    if (pairs.length > 1) summarise(pairs);
     for (const level of LEVELS) await bareJson(level);
   } finally {
-    await stopServerProcess(child);
-    await db.destroy();
-    if (dropDatabase) await dropDatabase();
+    for (const target of targets) await target.close();
     rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+/** PostgreSQL's figures over SQLite's in one pair of rounds. */
+function ratios(pair: readonly RoundFigures[]): { throughput: number; p99: number } {
+  const sqlite = pair.find((r) => r.engine === 'sqlite')!;
+  const postgres = pair.find((r) => r.engine === 'postgres')!;
+  return { throughput: postgres.checkoutsPerSecond / sqlite.checkoutsPerSecond, p99: postgres.submitP99 / sqlite.submitP99 };
+}
+
+function compare(pair: readonly RoundFigures[]): string {
+  const { throughput, p99 } = ratios(pair);
+  return `PostgreSQL ÷ SQLite in this pair: checkouts/s ${(throughput * 100).toFixed(0)} %, submit p99 ${p99.toFixed(2)}×`;
+}
+
+function summarise(pairs: readonly RoundFigures[][]): void {
+  const mean = (engine: Engine) => pairs.reduce((sum, pair) => sum + pair.find((r) => r.engine === engine)!.checkoutsPerSecond, 0) / pairs.length;
+  const each = pairs.map(ratios);
+  const throughputs = each.map((r) => r.throughput * 100);
+  console.log(
+    `\nPostgreSQL ÷ SQLite over ${pairs.length} pairs: checkouts/s ${((mean('postgres') / mean('sqlite')) * 100).toFixed(0)} % of the means ` +
+    `(${mean('postgres').toFixed(1)} ÷ ${mean('sqlite').toFixed(1)}), ${Math.min(...throughputs).toFixed(0)}–${Math.max(...throughputs).toFixed(0)} % pair by pair, ` +
+    `at least 80 % in ${throughputs.filter((t) => t >= 80).length}; submit p99 ${Math.min(...each.map((r) => r.p99)).toFixed(2)}–${Math.max(...each.map((r) => r.p99)).toFixed(2)}×, ` +
+    `within 1.5× in ${each.filter((r) => r.p99 <= 1.5).length}\n`,
+  );
+}
+
+/** One round of `level` learners against one engine's server, printed; its figures when timed. */
+async function round(target: Target, index: number, level: number, warmUp: boolean): Promise<RoundFigures | null> {
+  const { db, base, child, databaseName, learners, now } = target;
+  const perLearner = warmUp ? Math.ceil(WARMUP_CHECKOUTS / level) : PER_LEARNER;
+  const attempts = level * perLearner;
+  const capacity = warmUp ? attempts : Math.floor(attempts * FILL);
+  const occurrenceId = `occ_bench_${index}_${level}`;
+  await db.insertInto('occurrences').values({
+    id: occurrenceId, course_id: IDS.raceCourse, visibility: 'public', start_datetime: now + 30 * 86400, end_datetime: now + 30 * 86400 + 7200,
+    timezone: 'Europe/London', delivery: 'in-person', address: null, spaces: capacity, available_spaces: capacity, parent_ref: null, individually_bookable: true,
+  }).execute();
+  const latencies: number[] = [];
+  const byAction = new Map<string, number[]>();
+  let completed = 0;
+  let soldOut = 0;
+  let errors = 0;
+  let requests = 0;
+
+  const call = async (learner: Learner, path: string, body: unknown, measure: boolean, action = '') => {
+    const t0 = performance.now();
+    const res = await post(`${base}/api${path}`, { origin: base, cookie: learner.cookie, 'content-type': 'application/json' }, JSON.stringify(body));
+    const json = res.json;
+    requests++;
+    // Every call's latency is listed by what it did; only submit-response's make the headline percentiles.
+    const ms = performance.now() - t0;
+    if (measure) latencies.push(ms);
+    const values = byAction.get(action) ?? [];
+    values.push(ms);
+    byAction.set(action, values);
+    return { status: res.status, body: json };
+  };
+  const submit = (learner: Learner, id: string, action: string, payload: unknown = {}) =>
+    call(learner, `/checkout/${id}/submit-response`, { action, payload }, true, action);
+
+  const checkout = async (learner: Learner): Promise<void> => {
+    const init = await call(learner, '/checkout/initialise/booking', { checkoutId: null, courseId: IDS.raceCourse, occurrenceId, origin: 'marketplace', bookedOnURL: null, utms: {} }, false, '(initialise)');
+    if (init.status !== 201) { errors++; return; }
+    const id = init.body._id;
+    const picked = await submit(learner, id, 'pricing options picked', { selectedOffers: [{ offerId: OFFERS.race, quantity: 1 }], selectedAddons: [] });
+    if (picked.status !== 200) { if (picked.body.detail === 'Spaces are sold out') soldOut++; else errors++; return; }
+    const contact = await submit(learner, id, 'contact details filled', contactPayload(learner.email));
+    if (contact.status !== 200) { if (contact.body.detail === 'Spaces are sold out') soldOut++; else errors++; return; }
+    const method = await submit(learner, id, 'payment method selected', { paymentMethod: 'card' });
+    if (method.status !== 200) { errors++; return; }
+    const payment = method.body.stepState.payment.state;
+    const confirmed = await call(learner, `/test-payments/${payment.paymentId}/confirm`, { card_number: CARDS.success, client_secret: payment.clientSecret }, false, '(test card payment confirmed)');
+    if (confirmed.status !== 200) { errors++; return; }
+    const done = await submit(learner, id, 'payment was successful', {});
+    if (done.status === 200 && done.body.bookingId) completed++;
+    else errors++;
+  };
+
+  // Every learner's connection is opened before the clock starts. A Node server whose event loop is saturated
+  // accepts new connections slowly (about one per turn of its loop, here one per ~40 ms: see
+  // docs/benchmarks.md), so 180 connections opened at once by a closed loop left some learners waiting seconds
+  // for their first answer while the others ran with less competition — flattering the p99 of the rest.
+  await Promise.all(learners.slice(0, level).map((learner) => post(`${base}/api/health`, { cookie: learner.cookie }, null)));
+
+  const profile = warmUp ? null : await statementSnapshot(child.pid);
+  const cpuBefore = treeCpuSeconds(child.pid);
+  const dbCpuBefore = databaseName ? databaseCpuSeconds(databaseName) : null;
+  const t0 = performance.now();
+  await Promise.all(learners.slice(0, level).map(async (learner) => {
+    for (let k = 0; k < perLearner; k++) await checkout(learner);
+  }));
+  const seconds = (performance.now() - t0) / 1000;
+  if (warmUp) {
+    console.log(`${'(warm-up)'.padStart(8)}  ${String(attempts).padStart(9)}  ${String(completed).padStart(9)}  ${String(soldOut).padStart(8)}  ${String(errors).padStart(6)}  ${seconds.toFixed(2).padStart(7)}  (untimed: the ${ENGINE_NAMES[target.engine]} server compiling its hot code)`);
+    return null;
+  }
+  const cpuAfter = treeCpuSeconds(child.pid);
+  const dbCpuAfter = databaseName ? databaseCpuSeconds(databaseName) : null;
+  const booked = await db.selectFrom('bookings').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('spaces'), eb.lit(0)).as('spaces')).where('occurrence_id', '=', occurrenceId).executeTakeFirstOrThrow();
+  const left = await db.selectFrom('occurrences').select('available_spaces').where('id', '=', occurrenceId).executeTakeFirstOrThrow();
+  const bookedSpaces = Number(booked.spaces);
+  const oversold = Math.max(0, bookedSpaces - capacity) + Math.max(0, -Number(left.available_spaces));
+  latencies.sort((a, b) => a - b);
+  console.log(
+    `${String(level).padStart(8)}  ${String(attempts).padStart(9)}  ${String(completed).padStart(9)}  ${String(soldOut).padStart(8)}  ${String(errors).padStart(6)}  ` +
+    `${seconds.toFixed(2).padStart(7)}  ${(completed / seconds).toFixed(1).padStart(11)}  ${(requests / seconds).toFixed(0).padStart(9)}  ${`${percentile(latencies, 50).toFixed(1)} ms`.padStart(10)}  ` +
+    `${`${percentile(latencies, 99).toFixed(1)} ms`.padStart(10)}  ${`${bookedSpaces}/${capacity}`.padStart(6)}  ${String(oversold).padStart(8)}${target.tagged ? `  ${ENGINE_NAMES[target.engine]}` : ''}`,
+  );
+  if (cpuBefore !== null && cpuAfter !== null) {
+    // The server's own CPU (all its threads and processes) per completed checkout: what one core of the server could sustain
+    // if the load generator did not share the machine with it.
+    const msPerCheckout = ((cpuAfter - cpuBefore) * 1000) / Math.max(1, completed);
+    console.log(`          server CPU: ${(cpuAfter - cpuBefore).toFixed(2)} s, ${msPerCheckout.toFixed(1)} ms per completed checkout (${(1000 / msPerCheckout).toFixed(0)} checkouts/s per core), ${((cpuAfter - cpuBefore) / seconds * 100).toFixed(0)} % of a core`);
+  }
+  if (dbCpuBefore !== null && dbCpuAfter !== null) {
+    const msPerCheckout = ((dbCpuAfter - dbCpuBefore) * 1000) / Math.max(1, completed);
+    console.log(`          PostgreSQL backends' CPU: ${(dbCpuAfter - dbCpuBefore).toFixed(2)} s, ${msPerCheckout.toFixed(1)} ms per completed checkout, ${((dbCpuAfter - dbCpuBefore) / seconds * 100).toFixed(0)} % of a core`);
+  }
+  if (profile) {
+    const counts = await profile.end();
+    console.log(`          statements (${profile.file}): ${counts.map(({ engine, what, n }) => `${engine} ${(n / Math.max(1, completed)).toFixed(1)} ${what} per completed checkout`).join(', ')}`);
+  }
+  for (const [action, values] of byAction) {
+    values.sort((a, b) => a - b);
+    console.log(`          ${action.startsWith('(') ? action : `submit "${action}"`}: ${values.length} answers, p50 ${percentile(values, 50).toFixed(1)} ms, p99 ${percentile(values, 99).toFixed(1)} ms, max ${values[values.length - 1].toFixed(1)} ms`);
+  }
+  return { engine: target.engine, checkoutsPerSecond: completed / seconds, submitP99: percentile(latencies, 99) };
 }
 
 let snapshots = 0;
