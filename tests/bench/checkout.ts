@@ -283,6 +283,7 @@ async function round(target: Target, index: number, level: number, warmUp: boole
   }));
   const seconds = (performance.now() - t0) / 1000;
   if (warmUp) {
+    await untilQuiet(target);
     console.log(`${'(warm-up)'.padStart(8)}  ${String(attempts).padStart(9)}  ${String(completed).padStart(9)}  ${String(soldOut).padStart(8)}  ${String(errors).padStart(6)}  ${seconds.toFixed(2).padStart(7)}  (untimed: the ${ENGINE_NAMES[target.engine]} server compiling its hot code)`);
     return null;
   }
@@ -316,7 +317,36 @@ async function round(target: Target, index: number, level: number, warmUp: boole
     values.sort((a, b) => a - b);
     console.log(`          ${action.startsWith('(') ? action : `submit "${action}"`}: ${values.length} answers, p50 ${percentile(values, 50).toFixed(1)} ms, p99 ${percentile(values, 99).toFixed(1)} ms, max ${values[values.length - 1].toFixed(1)} ms`);
   }
+  const after = await untilQuiet(target);
+  if (after) console.log(`          after the round: ${after.seconds.toFixed(1)} s until quiet, ${after.cpu.toFixed(2)} s more CPU (the server and its database), ${(after.cpu * 1000 / Math.max(1, completed)).toFixed(1)} ms per completed checkout`);
   return { engine: target.engine, checkoutsPerSecond: completed / seconds, submitP99: percentile(latencies, 99) };
+}
+
+/**
+ * Waits for the server (and its PostgreSQL backends) to finish what a round left it: the e-mails a round queues are
+ * sent by the outbox's worker, which a saturated server runs behind, and PostgreSQL's autovacuum follows the writes.
+ * Left running, that work fell into the next round, on whichever engine ran it: with the engines taking turns, the
+ * second round of every pair was the slower, whichever engine it was. Quiet: under 5 % of a core for a second, at
+ * most 30 s. Null when /proc cannot tell.
+ */
+async function untilQuiet(target: Target): Promise<{ seconds: number; cpu: number } | null> {
+  const cpu = () => {
+    const server = treeCpuSeconds(target.child.pid);
+    if (server === null) return null;
+    return server + (target.databaseName ? databaseCpuSeconds(target.databaseName) ?? 0 : 0);
+  };
+  const first = cpu();
+  if (first === null) return null;
+  const t0 = performance.now();
+  let last = first;
+  let calm = 0;
+  while (calm < 4 && performance.now() - t0 < 30_000) {
+    await new Promise((r) => setTimeout(r, 250));
+    const now = cpu() ?? last;
+    calm = now - last < 0.25 * 0.05 ? calm + 1 : 0;
+    last = now;
+  }
+  return { seconds: (performance.now() - t0) / 1000, cpu: last - first };
 }
 
 let snapshots = 0;
