@@ -8,6 +8,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
+import MailComposer from 'nodemailer/lib/mail-composer';
 import type { Config } from '../config.ts';
 import type { MailAttachment } from './index.ts';
 
@@ -56,17 +57,23 @@ function nodemailerMessage(mail: OutgoingMail) {
   };
 }
 
+/**
+ * Writes each message as the .eml an SMTP server would receive, composed by nodemailer's MailComposer (the part of
+ * sendMail that writes the message) without a transport around it: the stream transport's plugins, envelope and
+ * stream pipeline cost two thirds as much CPU again as composing a booking's e-mails, on the event loop. Lines end
+ * in LF, as the stream transport's `newline: 'unix'` wrote them; the message is 7-bit (nodemailer encodes every
+ * other character), so latin1 carries its bytes through the replacement unchanged.
+ */
 export class OfflineTransport implements MailTransport {
-  private readonly transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   constructor(private readonly outboxDir: string) {}
 
   async send(mail: OutgoingMail): Promise<Delivery> {
-    const info = await this.transport.sendMail(nodemailerMessage(mail));
+    const message = await new MailComposer(nodemailerMessage(mail)).compile().build();
     if (!this.outboxDir) return { emlFile: null };
     const dir = resolve(this.outboxDir);
     await mkdir(dir, { recursive: true });
     const file = join(dir, `${mail.createdAt}-${mail.id}.eml`);
-    await writeFile(file, (info as unknown as { message: Buffer }).message);
+    await writeFile(file, Buffer.from(message.toString('latin1').replace(/\r\n/g, '\n'), 'latin1'));
     return { emlFile: file };
   }
 }

@@ -173,6 +173,9 @@ describe('scheduled messages', () => {
     expect(eml).toContain('gift.txt');
     expect(eml).toContain(Buffer.from('voucher GIFT-123').toString('base64'));
     expect(eml).toContain(`Message-ID: <${id}@localhost>`);
+    // Written with Unix line ends, as a file for people to open (the message itself ends its lines in CRLF).
+    expect(eml).not.toContain('\r');
+    expect(eml).toMatch(/^MIME-Version: 1\.0\n/m);
   });
 });
 
