@@ -17,6 +17,7 @@ import { randomBytes } from 'node:crypto';
 import type { Deps } from '../deps.ts';
 import type { BackgroundJob } from '../background.ts';
 import type { OutboxMessageRow } from '../../db/schema/accounts.ts';
+import type { Db } from '../../db/client.ts';
 import { loggerFor } from '../log.ts';
 import { decodeAttachments } from './index.ts';
 import { isPermanentFailure, transportFor, type MailTransport } from './transport.ts';
@@ -47,17 +48,7 @@ export function retryDelaySeconds(attempts: number, baseSeconds: number): number
  */
 export async function claimDueMail(deps: Pick<Deps, 'db' | 'dialect'>, now: number, owner: string, batch: number, leaseSeconds: number): Promise<OutboxMessageRow[]> {
   return deps.db.transaction().execute(async (tx) => {
-    let due = tx
-      .selectFrom('outbox_messages')
-      .select('id')
-      .where('status', '=', 'pending')
-      .where('next_attempt_at', '<=', now)
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-      .orderBy('next_attempt_at')
-      .orderBy('id')
-      .limit(batch);
-    if (deps.dialect === 'postgres') due = due.forUpdate().skipLocked();
-    const ids = (await due.execute()).map((r) => r.id);
+    const ids = (await dueMailQuery(tx, deps.dialect, now, batch).execute()).map((r) => r.id);
     if (ids.length === 0) return [];
     return tx
       .updateTable('outbox_messages')
@@ -69,6 +60,23 @@ export async function claimDueMail(deps: Pick<Deps, 'db' | 'dialect'>, now: numb
       .returningAll()
       .execute();
   });
+}
+
+/**
+ * The ids of the first `batch` due messages that no live lease holds, in the order they are sent: next attempt, then
+ * id (migration 0298's index holds that order, so the first is found without sorting what is due).
+ */
+export function dueMailQuery(db: Db, dialect: Deps['dialect'], now: number, batch: number) {
+  const due = db
+    .selectFrom('outbox_messages')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', now)
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+    .orderBy('next_attempt_at')
+    .orderBy('id')
+    .limit(batch);
+  return dialect === 'postgres' ? due.forUpdate().skipLocked() : due;
 }
 
 /** One pass: claims due messages and sends them. Returns how many it tried. */
