@@ -17,5 +17,6 @@ ln -sfn "$PWD/node_modules" "$dir/node_modules"
 cp tests/bench/checkout.ts "$dir/tests/bench/checkout-today.ts"
 cp tests/bench/server-process.ts "$dir/tests/bench/server-process.ts"
 cp tests/helpers/ports.ts "$dir/tests/helpers/ports.ts"
+cp tests/helpers/pg-admin.ts "$dir/tests/helpers/pg-admin.ts"
 cd "$dir"
 exec npx tsx tests/bench/checkout-today.ts

@@ -28,13 +28,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import http from 'node:http';
-import pg from 'pg';
 import { openDb, type Db } from '../../db/client.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
 import { seedCheckoutCatalogue, IDS, OFFERS, contactPayload, CARDS } from '../api/checkout-fixtures.ts';
 import { signUpAndLogin } from '../helpers/auth.ts';
 import type { TestServer } from '../helpers/server.ts';
-import { databaseCpuSeconds, freePort, percentile, startServerProcess, stopServerProcess, treeCpuSeconds, withBareServer } from './server-process.ts';
+import { databaseCpuSeconds, freePort, percentile, scratchPostgresDatabase, startServerProcess, stopServerProcess, treeCpuSeconds, withBareServer } from './server-process.ts';
 
 const LEVELS = (process.env.BENCH_LEVELS ?? '50,200').split(',').map(Number).filter((n) => n > 0);
 const PER_LEARNER = Number(process.env.BENCH_CHECKOUTS_PER_LEARNER ?? 3);
@@ -109,21 +108,10 @@ async function openTarget(engine: Engine, tmp: string): Promise<Target> {
   let databaseName: string | null = null;
   let dropDatabase = async () => {};
   if (engine === 'postgres') {
-    const name = `bench_checkout_${Date.now()}`;
-    databaseName = name;
-    const admin = new pg.Client({ connectionString: PG_ADMIN });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(PG_ADMIN);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    dropDatabase = async () => {
-      const c = new pg.Client({ connectionString: PG_ADMIN });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    };
+    const scratch = await scratchPostgresDatabase(PG_ADMIN, 'bench_checkout');
+    databaseName = scratch.name;
+    databaseUrl = scratch.url;
+    dropDatabase = scratch.drop;
   }
   const db: Db = openDb({ url: databaseUrl });
   await migrateToLatest(db);

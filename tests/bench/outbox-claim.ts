@@ -13,13 +13,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { openDb, type Db } from '../../db/client.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
 import { queueMails } from '../../api/mail/index.ts';
 import { sendDueMail } from '../../api/mail/worker.ts';
 import { loadConfig } from '../../api/config.ts';
 import type { Deps } from '../../api/deps.ts';
+import { scratchPostgresDatabase } from './server-process.ts';
 
 const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',').map((e) => e.trim()).filter(Boolean);
 const PG_ADMIN = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -59,20 +59,9 @@ async function engine(name: string): Promise<void> {
   let url = join(tmp, 'outbox.sqlite');
   let drop = async () => {};
   if (name === 'postgres') {
-    const database = `bench_outbox_${Date.now()}`;
-    const admin = new pg.Client({ connectionString: PG_ADMIN });
-    await admin.connect();
-    await admin.query(`create database ${database}`);
-    await admin.end();
-    const target = new URL(PG_ADMIN);
-    target.pathname = `/${database}`;
-    url = target.toString();
-    drop = async () => {
-      const c = new pg.Client({ connectionString: PG_ADMIN });
-      await c.connect();
-      await c.query(`drop database if exists ${database} with (force)`);
-      await c.end();
-    };
+    const scratch = await scratchPostgresDatabase(PG_ADMIN, 'bench_outbox');
+    url = scratch.url;
+    drop = scratch.drop;
   }
   const db = openDb({ url });
   try {

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { freePort } from '../helpers/ports.ts';
+import { onPgServer, pgDatabaseUrl } from '../helpers/pg-admin.ts';
 
 export { freePort };
 
@@ -151,4 +152,14 @@ export async function withBareServer<T>(prelude: string, handler: string, use: (
     bare.kill();
     await exited;
   }
+}
+
+/**
+ * A database of a bench's own on PostgreSQL (`adminUrl`: a connection that may create databases), created empty and
+ * dropped by `drop` (with its connections): its URL and name.
+ */
+export async function scratchPostgresDatabase(adminUrl: string, prefix: string): Promise<{ url: string; name: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${Date.now()}`;
+  await onPgServer(adminUrl, `create database ${name}`);
+  return { url: pgDatabaseUrl(adminUrl, name), name, drop: () => onPgServer(adminUrl, `drop database if exists ${name} with (force)`) };
 }

@@ -10,7 +10,8 @@ import pg from 'pg';
 import { sql } from 'kysely';
 import { openDb, type Db } from '../../db/client.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
-import { onPgServer, pgDatabaseUrl, PG_TEMPLATE_ENV, SQLITE_TEMPLATE_ENV } from './migrated-template.ts';
+import { PG_TEMPLATE_ENV, SQLITE_TEMPLATE_ENV } from './migrated-template.ts';
+import { onPgServer, pgDatabaseUrl } from './pg-admin.ts';
 
 export interface TestDb {
   db: Db;

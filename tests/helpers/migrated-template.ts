@@ -12,30 +12,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { openDb } from '../../db/client.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
+import { onPgServer, pgDatabaseUrl } from './pg-admin.ts';
 
 export const SQLITE_TEMPLATE_ENV = 'TEST_SQLITE_TEMPLATE';
 export const PG_TEMPLATE_ENV = 'TEST_PG_TEMPLATE';
-
-/** The URL of database `name` on TEST_DATABASE_URL's server. */
-export function pgDatabaseUrl(adminUrl: string, name: string): string {
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-/** Runs `statement` on TEST_DATABASE_URL's database (CREATE and DROP DATABASE cannot run in the one they name). */
-export async function onPgServer(adminUrl: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
 
 async function pgTemplate(adminUrl: string): Promise<() => Promise<void>> {
   const name = `tpl_${randomBytes(5).toString('hex')}`;
