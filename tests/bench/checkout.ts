@@ -103,7 +103,7 @@ function engines(): Engine[] {
 /** PostgreSQL's admin connection: BENCH_DATABASE_URL, else this machine's local server. */
 const PG_ADMIN = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-async function openTarget(engine: Engine, tmp: string): Promise<Target> {
+async function openTarget(engine: Engine, tmp: string, tagged: boolean): Promise<Target> {
   let databaseUrl = join(tmp, `bench-${engine}.sqlite`);
   let databaseName: string | null = null;
   let dropDatabase = async () => {};
@@ -125,7 +125,7 @@ async function openTarget(engine: Engine, tmp: string): Promise<Target> {
   });
   const base = `http://127.0.0.1:${port}`;
   return {
-    engine, db, child, base, databaseName, learners: [], now, tagged: false,
+    engine, db, child, base, databaseName, learners: [], now, tagged,
     async close() {
       await stopServerProcess(child);
       await db.destroy();
@@ -143,8 +143,8 @@ async function run(): Promise<void> {
   const tmp = mkdtempSync(join(tmpdir(), 'bench-checkout-'));
   const targets: Target[] = [];
   try {
-    for (const engine of engines()) targets.push(await openTarget(engine, tmp));
-    for (const target of targets) target.tagged = targets.length > 1;
+    const chosen = engines();
+    for (const engine of chosen) targets.push(await openTarget(engine, tmp, chosen.length > 1));
     const maxLearners = Math.max(...LEVELS);
     for (const target of targets) {
       process.stdout.write(`Signing up ${maxLearners} learners (${ENGINE_NAMES[target.engine]})… `);
