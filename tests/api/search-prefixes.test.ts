@@ -3,7 +3,9 @@
  * written since included, whichever way a search reads. On PostgreSQL a prefix that begins few words is read as
  * those words from the vocabulary its triggers keep (migration 0296, `search_expand`), and a price bound or the
  * price bands at a sort's end as one lexeme of the price's reach: these tests are what would catch a word missing
- * from the vocabulary, or a course left out at a band's edge. Same on both engines.
+ * from the vocabulary, or a course left out at a band's edge. On SQLite a prefix longer than FTS5's prefix indexes
+ * (eight characters) is read as the words of the vocabulary it begins (db/queries/search/sqlite.ts, wordsMatch).
+ * Same on both engines.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
@@ -65,6 +67,15 @@ beforeAll(async () => {
     // Ten words that "quokk" begins: more than a prefix is spelt out as.
     ...['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet'].map((w, i) =>
       priced(`crs_q${i}`, `Quokka${w} Walks`, 500 * (i + 1), 500 * (i + 1))),
+    // Long words: "photography" is stemmed "photographi", which begins "photographist" too, not "photograph".
+    priced('crs_p1', 'Photography Walks', 1000, 1000),
+    priced('crs_p2', 'Photographies Anciennes', 2000, 2000),
+    priced('crs_p3', 'Photographist Club', 3000, 3000),
+    priced('crs_p4', 'Photographic Memory', 4000, 4000),
+    priced('crs_p5', 'Photograph Restoration', 5000, 5000),
+    // Ten words that "longprefix" begins: more than a long prefix is read as.
+    ...['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet'].map((w, i) =>
+      priced(`crs_l${i}`, `Longprefix${w} Talks`, 500 * (i + 1), 500 * (i + 1))),
     // Prices on the bounds of the bands.
     ...PRICE_BANDS.map((bound, i) => priced(`crs_b${String(i).padStart(2, '0')}`, `Bandwagon ${i}`, bound, bound)),
   ]).execute();
@@ -96,6 +107,19 @@ describe('a word typed in part', () => {
     }
     await rebuildSearchIndex(db);
     await expectFound('zeph', ['crs_z1', 'crs_z2', 'crs_z3', 'crs_q0', 'crs_q1']);
+  });
+
+  it('finds every course with a word a long prefix begins (past the prefix indexes), words written since included', async () => {
+    await expectFound('photography', ['crs_p1', 'crs_p2', 'crs_p3']);
+    await expectFound('photographi', ['crs_p1', 'crs_p2', 'crs_p3']);
+    await expectFound('photographies', ['crs_p1', 'crs_p2'], '&max_price=2500');
+    await expectFound('photographic', ['crs_p1', 'crs_p2', 'crs_p3', 'crs_p4', 'crs_p5']);
+    await expectFound('longprefix', Array.from({ length: 10 }, (_, i) => `crs_l${i}`));
+    await expectFound('longprefixech', ['crs_l4']);
+    await expectFound('photography walks', ['crs_p1']);
+    await server.db.insertInto('courses').values(priced('crs_p6', 'Photographiste Evenings', 6000, 6000)).execute();
+    await server.db.updateTable('courses').set({ description: '<p>Street photographiques.</p>' }).where('id', '=', 'crs_q2').execute();
+    await expectFound('photography', ['crs_p1', 'crs_p2', 'crs_p3', 'crs_p6', 'crs_q2']);
   });
 
   it('with a price filter, keeps every course priced on a band\'s bound and none a penny beyond', async () => {
