@@ -11,6 +11,7 @@
 import { sql } from 'kysely';
 import type SQLite from 'better-sqlite3';
 import { rawHandlesOf, type Db } from '../../client.ts';
+import { isBusyError } from '../../sqlite-driver.ts';
 import {
   FACT_COLUMNS, SEARCH_KEY, facetGroups, ftsMatchExpression, nameKey, orderBy, ranked,
   type Filters, type LevelReader, type PageFound, type PageWindow, type Ranked, type SearchEngine, type SearchSort,
@@ -187,7 +188,15 @@ function wordsMatch(db: Db, terms: readonly string[]): string {
       stems.set(term, stem);
     }
     if (stem === null || [...stem].length <= PREFIX_INDEXED_CHARS) return ftsMatchExpression([term]);
-    const words = vocabulary.words(stem);
+    let words: string[];
+    try {
+      words = vocabulary.words(stem);
+    } catch (error) {
+      // A lock met by the read-only connection (while the log is recovered or restarted): the prefix as it is,
+      // whose statements `read` retries.
+      if (!isBusyError(error)) throw error;
+      return ftsMatchExpression([term]);
+    }
     if (words.length === 0 || words.length > LONG_PREFIX_WORDS) return ftsMatchExpression([term]);
     return `(${words.map((word) => `"${word.replaceAll('"', '""')}"`).join(' OR ')})`;
   }).join(' AND ');
