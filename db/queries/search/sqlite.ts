@@ -164,8 +164,14 @@ const PREFIX_INDEXED_CHARS = 8;
 const LONG_PREFIX_WORDS = 8;
 /** Each term's stem as the tables' tokenizer makes it (null: not one token): a function of the term alone. */
 const stems = new Map<string, string | null>();
-/** Per search connection: its statements on the tokenizer and on course_search_l1's vocabulary (temp tables). */
-const vocabularies = new WeakMap<SQLite.Database, { stem: (term: string) => string | null; words: (from: string) => string[] }>();
+/** A search connection's statements on the tokenizer and on course_search_l1's vocabulary (temp tables). */
+interface Vocabulary {
+  /** The term as the tables' tokenizer stems it; null when it makes more than one token of it. */
+  stem(term: string): string | null;
+  /** The words of course_search_l1 that begin with `from`, at most LONG_PREFIX_WORDS + 1 of them. */
+  words(from: string): string[];
+}
+const vocabularies = new WeakMap<SQLite.Database, Vocabulary>();
 
 /**
  * The words as an FTS5 match, each a prefix. A prefix longer than FTS5's prefix indexes ("photography", stemmed
@@ -202,7 +208,7 @@ function wordsMatch(db: Db, terms: readonly string[]): string {
   }).join(' AND ');
 }
 
-function vocabularyOf(reader: SQLite.Database): { stem: (term: string) => string | null; words: (from: string) => string[] } {
+function vocabularyOf(reader: SQLite.Database): Vocabulary {
   let kept = vocabularies.get(reader);
   if (kept) return kept;
   // Temp tables are the connection's own, so a read-only connection may make them. The same tokenizer as the
