@@ -106,6 +106,7 @@ class RoutingConnection implements DatabaseConnection {
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     const { writer, reader, busyWaitMs } = this.driver.connections;
     const { sql, parameters } = compiled;
+    let prepared: SQLite.Statement | null = null;
     if (this.release) {
       // Inside our transaction: the write lock is ours, nothing to wait for (a lock met here is a real failure).
       try {
@@ -122,6 +123,8 @@ class RoutingConnection implements DatabaseConnection {
       // steady stream of checkouts is every read (under that load a session lookup took 44 µs there, 30 µs here).
       const stmt = await retryBusy(busyWaitMs, () => writer.prepare(sql));
       if (stmt.readonly) return (await retryBusy(busyWaitMs, () => run(writer, stmt, parameters))) as QueryResult<R>;
+      // A write, prepared already on the connection that runs it (SQLite prepares it again should the schema change).
+      prepared = stmt;
     } else if (reader) {
       // A statement the reader cannot even prepare goes to the writer, which gives the real answer or error.
       const stmt = await retryBusy(busyWaitMs, () => {
@@ -136,7 +139,7 @@ class RoutingConnection implements DatabaseConnection {
     }
     const release = await this.driver.writeQueue.lock();
     try {
-      return (await retryBusy(busyWaitMs, () => run(writer, writer.prepare(sql), parameters))) as QueryResult<R>;
+      return (await retryBusy(busyWaitMs, () => run(writer, prepared ?? writer.prepare(sql), parameters))) as QueryResult<R>;
     } finally {
       release();
     }
