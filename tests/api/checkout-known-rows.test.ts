@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { signUpAndLogin } from '../helpers/auth.ts';
 import { countRoundTrips, type RoundTrips } from '../helpers/pg-round-trips.ts';
+import { sql } from 'kysely';
 import { openDb, type Db } from '../../db/client.ts';
 import { CARDS, client, contactPayload, payWithCard, raceOccurrences, seedCheckoutCatalogue, OFFERS } from './checkout-fixtures.ts';
 
@@ -125,6 +126,35 @@ describe.skipIf(!pgUrl)('two server processes on one PostgreSQL database (set TE
     // behind it; the hold, the row and COMMIT.
     expect(withCopy).toBe(2);
   });
+  it('the steps before payment commit without waiting for the disk; the payment method and the payment\u2019s outcome wait for it', async () => {
+    const relaxed = (texts: string[]) => texts.filter((t) => /synchronous_commit/.test(t));
+    const sentBy = async <R extends { status: number; body: unknown }>(action: () => Promise<R>) => {
+      const before = trips.texts().length;
+      const res = await action();
+      expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
+      return { res, texts: trips.texts().slice(before) };
+    };
+    const { cookie, user } = await signUpAndLogin(first);
+    const api = client(second, cookie);
+    const occurrenceId = await newDate(5);
+    const { res: init } = await sentBy(() => api.initialise('booking', { courseId: 'crs_race', occurrenceId }));
+    const id = (init.body as { _id: string })._id;
+    const pricing = await sentBy(() => api.submit(id, 'pricing options picked', { selectedOffers: [{ offerId: OFFERS.race, quantity: 1 }] }));
+    const contact = await sentBy(() => api.submit(id, 'contact details filled', contactPayload(user.email)));
+    // Written with the COMMIT (one round trip with it), in the transaction that took the spaces.
+    expect(relaxed(pricing.texts)).toEqual(['set local synchronous_commit = off']);
+    expect(relaxed(contact.texts)).toEqual(['set local synchronous_commit = off']);
+    expect(contact.texts.slice(-2)).toEqual(['set local synchronous_commit = off', 'commit']);
+    const method = await sentBy(() => api.submit(id, 'payment method selected', { paymentMethod: 'card' }));
+    const paid = await sentBy(() => payWithCard(second, method.res.body, CARDS.success));
+    const confirmed = await sentBy(() => api.submit(id, 'payment was successful', {}));
+    expect(relaxed([...method.texts, ...paid.texts, ...confirmed.texts])).toEqual([]);
+    expect((await first.db.selectFrom('checkouts').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status).toBe('completed');
+    // Only for its own transaction: the pooled connections commit as configured afterwards.
+    const setting = await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(secondDb);
+    expect(setting.rows[0].synchronous_commit).toBe('on');
+  });
+
   it('the confirmation right after the provider\u2019s notice completed the checkout is made from the booking as recorded; a later one reads it as it stands', async () => {
     const learner = await atContact(second);
     const api = learner.at(second);

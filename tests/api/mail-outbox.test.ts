@@ -274,7 +274,7 @@ describe('several workers', () => {
     expect(leased.every((r) => r.lease_owner === ownerOf.get(r.id))).toBe(true);
   });
 
-  it.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL: a claim is one round trip', async () => {
+  it.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL: a claim is one round trip; a message sent costs two, its "sent" mark committed without waiting for the disk', async () => {
     const s = await server();
     await queueMails(s.db, [{ to: 'trip-1@example.com', subject: 'Trip 1', text: 'x' }, { to: 'trip-2@example.com', subject: 'Trip 2', text: 'x' }], { now: s.now });
     const trips = countRoundTrips();
@@ -286,6 +286,15 @@ describe('several workers', () => {
       const before = trips.count();
       expect(await claimDueMail(deps, s.now, 'worker-a', 1, 60)).toHaveLength(1);
       expect(trips.count() - before).toBe(1);
+      // A pass that sends the other message: its claim, then its mark written with a COMMIT that does not wait.
+      const sending = trips.count();
+      const sentTexts = trips.texts().length;
+      const transport = { send: async () => ({ emlFile: null }) };
+      expect(await sendDueMail({ ...s.deps, db: counted }, { transport, batch: 1, owner: 'worker-b' })).toBe(1);
+      expect(trips.count() - sending).toBe(2);
+      expect(trips.texts().slice(sentTexts).slice(-2)).toEqual(['set local synchronous_commit = off', 'commit']);
+      const sent = await s.db.selectFrom('outbox_messages').select(['status', 'lease_owner']).where('subject', '=', 'Trip 2').executeTakeFirstOrThrow();
+      expect(sent).toEqual({ status: 'sent', lease_owner: null });
     } finally {
       trips.uninstall();
       await counted.destroy();

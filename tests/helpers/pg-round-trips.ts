@@ -14,6 +14,8 @@ type Query = (...args: unknown[]) => unknown;
 export interface RoundTrips {
   /** Round trips so far on the counted connections. */
   count(): number;
+  /** The text of every statement sent on them so far, in the order sent. */
+  texts(): string[];
   uninstall(): void;
 }
 
@@ -22,10 +24,13 @@ export function countRoundTrips(): RoundTrips {
   const original = proto.query;
   const pending = new WeakMap<object, number>();
   let trips = 0;
+  const texts: string[] = [];
   let active = true;
   proto.query = function counted(this: object, ...args: unknown[]) {
     const result = original.apply(this, args);
     if (!active || !result || typeof (result as Promise<unknown>).then !== 'function') return result;
+    const [config] = args;
+    texts.push(typeof config === 'string' ? config : String((config as { text?: unknown } | null)?.text ?? ''));
     const inFlight = pending.get(this) ?? 0;
     if (inFlight === 0) trips++;
     pending.set(this, inFlight + 1);
@@ -35,6 +40,7 @@ export function countRoundTrips(): RoundTrips {
   };
   return {
     count: () => trips,
+    texts: () => [...texts],
     uninstall() {
       active = false;
       proto.query = original;

@@ -24,6 +24,7 @@ import { closeCheckout, SERVER } from './close.ts';
 import { apply, goBack, settleLogin } from './navigation.ts';
 import { accessibleCtx, readCheckout, runAfter, saveRow, type StampedRow } from './persist.ts';
 import { inCheckoutTransaction, knownCheckouts } from './known.ts';
+import { commitWithoutWaitingForDisk } from '../../../db/client.ts';
 import { readState } from './read.ts';
 import { toState } from './state.ts';
 
@@ -116,6 +117,11 @@ async function runLocked(deps: Deps, tx: Q, locked: StampedRow | undefined, user
   if (action === null) await goBack(inner);
   else await apply(inner, envelope.action, action, chosen.prepared);
   await saveRow(inner);
+  // A step on the way to payment: should PostgreSQL lose its commit in a crash, the learner finds the checkout a
+  // step back. An action with provider work, follow-up work, or that completes the checkout waits for the disk.
+  if (!actionPrepares(envelope.action) && inner.after.length === 0 && inner.row.status === 'open') {
+    await commitWithoutWaitingForDisk(tx, deps.dialect);
+  }
   return inner;
 }
 
