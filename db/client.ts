@@ -184,6 +184,22 @@ export async function commitWithoutWaitingForDisk(q: Pick<Db, 'executeQuery'>, d
 }
 
 /**
+ * One write committed without waiting for the disk (commitWithoutWaitingForDisk): on PostgreSQL in a transaction of
+ * its own whose BEGIN, write, setting and COMMIT go out together, one round trip as the write alone would be;
+ * SQLite runs it as it comes. A failure of the write fails it, as it would alone.
+ */
+export async function writeWithoutWaitingForDisk(db: Db, dialect: Dialect, query: Compilable): Promise<void> {
+  if (dialect !== 'postgres') {
+    await db.executeQuery(query.compile());
+    return;
+  }
+  await db.transaction().execute(async (tx) => {
+    await writeAtCommit(tx, query);
+    await commitWithoutWaitingForDisk(tx, dialect);
+  });
+}
+
+/**
  * Marks a statement sent ahead (sendAhead): a leading comment `ahead N`, N naming the answer it will give. Only
  * inside a PostgreSQL transaction; the marker is taken off before the statement is named and sent.
  */

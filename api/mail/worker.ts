@@ -17,9 +17,9 @@ import { randomBytes } from 'node:crypto';
 import type { Deps } from '../deps.ts';
 import type { BackgroundJob } from '../background.ts';
 import type { OutboxMessageRow } from '../../db/schema/accounts.ts';
-import type { Compilable, QueryCreator } from 'kysely';
+import type { QueryCreator } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { commitWithoutWaitingForDisk, writeAtCommit, type Db } from '../../db/client.ts';
+import { writeWithoutWaitingForDisk, type Db } from '../../db/client.ts';
 import { loggerFor } from '../log.ts';
 import { decodeAttachments } from './index.ts';
 import { isPermanentFailure, transportFor, type MailTransport } from './transport.ts';
@@ -107,7 +107,9 @@ export async function sendDueMail(deps: Deps, options: OutboxWorkerOptions = {})
         id: row.id, createdAt: Number(row.created_at), from, to: row.to_address, replyTo: row.reply_to,
         subject: row.subject, text: row.text_body, html: row.html_body, tag: row.tag, attachments: decodeAttachments(row.attachments),
       }).finally(() => renewal.stop());
-      await recordWithoutWaitingForDisk(deps, deps.db
+      // Lost in a crash of PostgreSQL, the mark is all that is: the message is sent again once its lease lapses, with
+      // the same Message-ID. The next claim, which waits for the disk, makes it durable.
+      await writeWithoutWaitingForDisk(deps.db, deps.dialect, deps.db
         .updateTable('outbox_messages')
         .set({
           status: 'sent', attempts, sent_at: deps.now(), from_address: from, last_error: null, lease_owner: null, lease_until: null,
@@ -132,23 +134,6 @@ export async function sendDueMail(deps: Deps, options: OutboxWorkerOptions = {})
     }
   }
   return tried;
-}
-
-/**
- * A message's "sent" mark, in a transaction of its own that commits without waiting for the disk (db/client.ts
- * commitWithoutWaitingForDisk; on PostgreSQL the write and the COMMIT go out together, one round trip): lost in a
- * crash, the message is sent again once its lease lapses, with the same Message-ID. The next claim, which waits for
- * the disk, makes it durable too.
- */
-async function recordWithoutWaitingForDisk(deps: Pick<Deps, 'db' | 'dialect'>, mark: Compilable): Promise<void> {
-  if (deps.dialect !== 'postgres') {
-    await deps.db.executeQuery(mark.compile());
-    return;
-  }
-  await deps.db.transaction().execute(async (tx) => {
-    await writeAtCommit(tx, mark);
-    await commitWithoutWaitingForDisk(tx, deps.dialect);
-  });
 }
 
 /**

@@ -126,7 +126,7 @@ describe.skipIf(!pgUrl)('two server processes on one PostgreSQL database (set TE
     // behind it; the hold, the row and COMMIT.
     expect(withCopy).toBe(2);
   });
-  it('the steps before payment commit without waiting for the disk; the payment method and the payment\u2019s outcome wait for it', async () => {
+  it('the checkout\u2019s start and its steps before payment commit without waiting for the disk; the payment method and the payment\u2019s outcome wait for it', async () => {
     const relaxed = (texts: string[]) => texts.filter((t) => /synchronous_commit/.test(t));
     const sentBy = async <R extends { status: number; body: unknown }>(action: () => Promise<R>) => {
       const before = trips.texts().length;
@@ -137,8 +137,10 @@ describe.skipIf(!pgUrl)('two server processes on one PostgreSQL database (set TE
     const { cookie, user } = await signUpAndLogin(first);
     const api = client(second, cookie);
     const occurrenceId = await newDate(5);
-    const { res: init } = await sentBy(() => api.initialise('booking', { courseId: 'crs_race', occurrenceId }));
+    const { res: init, texts: initialised } = await sentBy(() => api.initialise('booking', { courseId: 'crs_race', occurrenceId }));
     const id = (init.body as { _id: string })._id;
+    // The new checkout's insert, with its COMMIT.
+    expect(initialised.slice(-3).map((t) => t.split(' ')[0])).toEqual(['insert', 'set', 'commit']);
     const pricing = await sentBy(() => api.submit(id, 'pricing options picked', { selectedOffers: [{ offerId: OFFERS.race, quantity: 1 }] }));
     const contact = await sentBy(() => api.submit(id, 'contact details filled', contactPayload(user.email)));
     // Written with the COMMIT (one round trip with it), in the transaction that took the spaces.

@@ -21,6 +21,7 @@ import { newCheckoutId } from '../ids.ts';
 import { awaitsLogin, canAccessCourse, visibleTo } from './access.ts';
 import { loadCtx } from './persist.ts';
 import { knownCheckouts } from './known.ts';
+import { writeWithoutWaitingForDisk } from '../../../db/client.ts';
 import { getCheckout } from './read.ts';
 import { toState } from './state.ts';
 
@@ -83,7 +84,8 @@ export async function initialiseCheckout(deps: Deps, user: SessionUser | null, d
   const ctx = await draftCheckout(deps, user, def, body);
   // Written once: the version a checkout has after its first save.
   ctx.row.version = 1;
-  await db.insertInto('checkouts').values(ctx.row).execute();
+  // Lost in a crash of PostgreSQL, a new checkout is started again: nothing has been paid or held for it yet.
+  await writeWithoutWaitingForDisk(db, deps.dialect, db.insertInto('checkouts').values(ctx.row));
   knownCheckouts(deps)?.remember(ctx);
   return toState(ctx);
 }
