@@ -277,6 +277,8 @@ describe('several workers', () => {
   it.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL: a claim is one round trip; a message sent costs two, its "sent" mark committed without waiting for the disk', async () => {
     const s = await server();
     await queueMails(s.db, [{ to: 'trip-1@example.com', subject: 'Trip 1', text: 'x' }, { to: 'trip-2@example.com', subject: 'Trip 2', text: 'x' }], { now: s.now });
+    // The server's session cache listening first: what it sends as it connects is none of the claim's.
+    for (let waited = 0; !s.deps.sessionCache?.live() && waited < 5_000; waited += 20) await new Promise((ok) => setTimeout(ok, 20));
     const trips = countRoundTrips();
     // Connections opened while counting: a handle of its own on this file's database.
     const counted = openDb({ url: testDb.url, schema: testDb.schema, poolSize: 1 });

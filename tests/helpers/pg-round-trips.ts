@@ -5,7 +5,7 @@
  *
  * It wraps pg's Client#query, which the product's pool binds on each connection as it connects (db/client.ts), so
  * only connections opened while counting is installed are counted: open the database handle to count after
- * `install()`. `uninstall()` restores pg for the connections opened later; counted connections keep forwarding.
+ * `install()`. A notice listener's LISTEN is never counted. `uninstall()` restores pg for the connections opened later; counted connections keep forwarding.
  */
 import pg from 'pg';
 
@@ -30,7 +30,11 @@ export function countRoundTrips(): RoundTrips {
     const result = original.apply(this, args);
     if (!active || !result || typeof (result as Promise<unknown>).then !== 'function') return result;
     const [config] = args;
-    texts.push(typeof config === 'string' ? config : String((config as { text?: unknown } | null)?.text ?? ''));
+    const text = typeof config === 'string' ? config : String((config as { text?: unknown } | null)?.text ?? '');
+    // A LISTEN goes out on a notice listener's connection of its own (db/notices.ts), whenever a server started
+    // just before gets it connected: no action's round trip.
+    if (/^\s*listen\b/i.test(text)) return result;
+    texts.push(text);
     const inFlight = pending.get(this) ?? 0;
     if (inFlight === 0) trips++;
     pending.set(this, inFlight + 1);
