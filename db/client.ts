@@ -174,9 +174,10 @@ export async function writeAtCommit(q: Pick<Db, 'executeQuery'>, query: Compilab
  * What that risks: a crash of PostgreSQL or of its machine in that time loses the transaction, as a whole. So only
  * for work whose loss the product recovers from by itself and that nothing outside the database has acted on yet: a
  * new checkout and its steps before payment (the learner finds the checkout a step back, or starts again), an
- * e-mail's "sent" mark (the e-mail is sent again, which delivery at least once allows). Every COMMIT that waits for the disk flushes all the WAL
- * before its own, so a transaction committed this way is durable once any later one that waits is: a payment row
- * never outlives the hold it was taken for. SQLite: nothing (its commits follow `synchronous = NORMAL` anyway).
+ * e-mail's "sent" mark (the e-mail is sent again, which delivery at least once allows). Every COMMIT that waits for
+ * the disk flushes all the WAL before its own, so a transaction committed this way is durable once any later one
+ * that waits is: a payment row never outlives the hold it was taken for. SQLite: nothing (its commits follow
+ * `synchronous = NORMAL` anyway).
  */
 export async function commitWithoutWaitingForDisk(q: Pick<Db, 'executeQuery'>, dialect: Dialect): Promise<void> {
   if (dialect !== 'postgres') return;

@@ -107,8 +107,8 @@ export async function sendDueMail(deps: Deps, options: OutboxWorkerOptions = {})
         id: row.id, createdAt: Number(row.created_at), from, to: row.to_address, replyTo: row.reply_to,
         subject: row.subject, text: row.text_body, html: row.html_body, tag: row.tag, attachments: decodeAttachments(row.attachments),
       }).finally(() => renewal.stop());
-      // Lost in a crash of PostgreSQL, the mark is all that is: the message is sent again once its lease lapses, with
-      // the same Message-ID. The next claim, which waits for the disk, makes it durable.
+      // Should a crash of PostgreSQL lose this mark, the message is sent again once its lease lapses, with the same
+      // Message-ID. The next claim, which waits for the disk, makes the mark durable.
       await writeWithoutWaitingForDisk(deps.db, deps.dialect, deps.db
         .updateTable('outbox_messages')
         .set({
