@@ -163,6 +163,15 @@ export const configSchema = z.object({
    * Unset: one per core the process has to itself (defaultSearchThreads).
    */
   SEARCH_THREADS: z.coerce.number().int().min(0).max(16).optional(),
+  /**
+   * PostgreSQL: answer course searches from a SQLite replica of the catalogue this server keeps from PostgreSQL's
+   * feed (api/search/replica.ts), on SEARCH_THREADS threads; off: PostgreSQL answers them.
+   */
+  SEARCH_REPLICA: z.enum(['on', 'off']).default('on'),
+  /** The folder of the search replica's file (one per server process, made at start); empty: the system's temp folder. */
+  SEARCH_REPLICA_DIR: z.string().default(''),
+  /** How often the search replica reads PostgreSQL's feed (ms): the most a write waits to be searchable, beside the write itself. */
+  SEARCH_REPLICA_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(200),
   // Metrics and readiness (api/ops/, docs/operations.md "Metrics and readiness").
   /** Bearer token for GET /api/metrics (Prometheus text); empty: that route answers 404. At least 16 characters. */
   METRICS_TOKEN: z.string().default('').refine((v) => v === '' || v.length >= 16, 'must be at least 16 characters (e.g. openssl rand -hex 24), or empty to switch /api/metrics off'),

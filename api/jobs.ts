@@ -11,6 +11,7 @@ import { publisherFor } from './publish/job.ts';
 import { mailOutboxJob } from './mail/worker.ts';
 import { backupJob } from './backup/job.ts';
 import { refundReconcilerJob } from './admin/refunds.ts';
+import { feedPruneJob } from './search/replica.ts';
 
 export function backgroundJobs(deps: Deps): BackgroundJob[] {
   return [
@@ -27,5 +28,7 @@ export function backgroundJobs(deps: Deps): BackgroundJob[] {
     membershipRenewalJob(deps),
     // Backups on a schedule, each checked by reading it back (BACKUP_DIR; docs/operations.md).
     ...(deps.config.BACKUP_DIR ? [backupJob(deps)] : []),
+    // PostgreSQL: the search replicas' feed kept an hour (api/search/replica.ts).
+    ...(deps.dialect === 'postgres' ? [feedPruneJob(deps.db, deps.now)] : []),
   ];
 }

@@ -25,6 +25,7 @@ import { loggerFor, type Logger } from './log.ts';
 import { Workers } from './background.ts';
 import { openDb, dialectOf, type Db } from '../db/client.ts';
 import { defaultSearchThreads, startSearchThreads, type SearchThreads } from './search/threads.ts';
+import { startReplicaSearch } from './search/replica.ts';
 import { storeComputedCards } from '../db/queries/search.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { importUploadsDir } from './admin/uploads.ts';
@@ -50,11 +51,21 @@ async function sampleEducatorSlug(db: Db): Promise<string | null> {
   return row?.slug ?? null;
 }
 
-/** SQLite on a file: the threads that answer searches beside the event loop (SEARCH_THREADS; none on PostgreSQL). */
+/**
+ * The threads that answer searches beside the event loop (SEARCH_THREADS): on SQLite reading its file, on PostgreSQL
+ * reading this server's search replica (SEARCH_REPLICA).
+ */
 export function searchThreadsFor(config: Config, db: Db, log: Logger): SearchThreads | undefined {
   const url = config.DATABASE_URL;
   const threads = config.SEARCH_THREADS ?? defaultSearchThreads(availableParallelism(), serverProcesses());
-  if (dialectOf(url) !== 'sqlite' || url.endsWith(':memory:') || threads === 0) return undefined;
+  if (threads === 0) return undefined;
+  if (dialectOf(url) === 'postgres') {
+    if (config.SEARCH_REPLICA === 'off') return undefined;
+    return startReplicaSearch({
+      db, dir: config.SEARCH_REPLICA_DIR, threads, pollMs: config.SEARCH_REPLICA_POLL_MS, busyWaitMs: config.SQLITE_BUSY_WAIT_MS, log,
+    });
+  }
+  if (url.endsWith(':memory:')) return undefined;
   return startSearchThreads({
     url, threads, busyWaitMs: config.SQLITE_BUSY_WAIT_MS,
     storeCards: (cards, now) => storeComputedCards(db, cards, now),

@@ -30,10 +30,11 @@ const INTERNAL_TABLES = new Set(['kysely_migration', 'kysely_migration_lock', 's
 /** The search read model: computed from the catalogue and shaped per engine, so rebuilt rather than copied. */
 export const REBUILT_TABLES = ['course_search', 'search_cards'] as const;
 /**
- * PostgreSQL's own tables of the search read model, which SQLite has no copy of: filled by their triggers when the
- * read model is rebuilt (the words of search_lexemes, migration 0296).
+ * PostgreSQL's own tables of search, which SQLite has no copy of: the words of search_lexemes (migration 0296),
+ * filled by their triggers when the read model is rebuilt, and the search replicas' feed (migration 0299), which
+ * starts empty: a replica made after the copy reads the copied tables themselves.
  */
-const POSTGRES_DERIVED_TABLES = new Set(['search_lexemes']);
+const POSTGRES_DERIVED_TABLES = new Set(['search_lexemes', 'search_replica_changes']);
 
 /** Rows per INSERT (fewer for wide tables: PostgreSQL takes at most 65,535 parameters a statement). */
 export const DEFAULT_BATCH_ROWS = 500;

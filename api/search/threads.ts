@@ -35,6 +35,8 @@ export interface SearchThreads {
   search(params: CourseSearchParams, now: number): Promise<string | undefined>;
   /** Searches a thread answered. */
   readonly answered: number;
+  /** A thread is started and can take a search. */
+  readonly ready: boolean;
   /** The threads running now (for tests and diagnostics). */
   readonly workers: readonly Worker[];
   /** Stops the threads; searches in flight are left to their callers. */
@@ -158,6 +160,9 @@ export function startSearchThreads(options: {
     },
     get answered() {
       return answered;
+    },
+    get ready() {
+      return leastBusy(threads) !== undefined;
     },
     get workers() {
       return threads.flatMap((thread) => (thread ? [thread.worker] : []));

@@ -33,7 +33,7 @@ const stale = (courseIds: string) => `update search_cards set version = version 
 const staleOne = (courseId: string) => `update search_cards set version = version + 1, card = null where course_id = ${courseId}`;
 
 /** An occurrence change that can move a card's "next date"; a booking that leaves spaces on both sides cannot. */
-const OCCURRENCE_MOVED = `(old.course_id IS_DISTINCT new.course_id or old.start_datetime IS_DISTINCT new.start_datetime
+export const OCCURRENCE_MOVED = `(old.course_id IS_DISTINCT new.course_id or old.start_datetime IS_DISTINCT new.start_datetime
   or old.visibility IS_DISTINCT new.visibility or old.parent_ref IS_DISTINCT new.parent_ref
   or old.individually_bookable IS_DISTINCT new.individually_bookable or old.spaces IS_DISTINCT new.spaces
   or (old.available_spaces IS_DISTINCT new.available_spaces and not (coalesce(old.available_spaces, 0) > 0 and coalesce(new.available_spaces, 0) > 0)))`;

@@ -46,6 +46,7 @@ import * as m0295 from './0295_checkout_known_rows.ts';
 import * as m0296 from './0296_search_lexemes.ts';
 import * as m0297 from './0297_take_spaces_at_commit.ts';
 import * as m0298 from './0298_outbox_due_order.ts';
+import * as m0299 from './0299_search_replica_feed.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_catalogue': m0001,
@@ -94,6 +95,7 @@ export const migrations: Record<string, Migration> = {
   '0296_search_lexemes': m0296,
   '0297_take_spaces_at_commit': m0297,
   '0298_outbox_due_order': m0298,
+  '0299_search_replica_feed': m0299,
 };
 
 export const migrationProvider: MigrationProvider = {
