@@ -14,6 +14,7 @@ import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { sql } from 'kysely';
 import { rawHandlesOf, type Db, type Dialect } from '../../db/client.ts';
 import type { SearchThreads } from '../search/threads.ts';
+import { isReplicaSearch } from '../search/replica.ts';
 
 export const METRICS_PREFIX = 'marketplace_';
 
@@ -212,19 +213,38 @@ function registerConnectionGauges(registry: Registry, deps: SnapshotDeps & { dia
   }
 }
 
-/** SQLite's search threads (api/search/threads.ts): how many run, and how many searches they answered. */
+/** The search threads (api/search/threads.ts): how many run, how many searches they answered, and PostgreSQL's replica. */
 function registerSearchThreadGauges(registry: Registry, threads: SearchThreads): void {
   new Gauge({
     name: `${METRICS_PREFIX}search_threads`,
-    help: 'SQLite: search threads running in this process (fewer than SEARCH_THREADS while one is being started again).',
+    help: 'Search threads running in this process (fewer than SEARCH_THREADS while one is being started again).',
     registers: [registry],
     collect() {
       this.set(threads.workers.length);
     },
   });
+  if (isReplicaSearch(threads)) {
+    new Gauge({
+      name: `${METRICS_PREFIX}search_replica_ready`,
+      help: 'PostgreSQL: 1 while the search replica answers searches; 0 while it is being made or is behind (PostgreSQL answers them).',
+      registers: [registry],
+      collect() {
+        this.set(threads.ready ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: `${METRICS_PREFIX}search_replica_lag_seconds`,
+      help: 'PostgreSQL: seconds since the search replica last read the feed (a write waits at most this long to be searchable).',
+      registers: [registry],
+      collect() {
+        const lag = threads.lagSeconds;
+        if (lag !== null) this.set(lag);
+      },
+    });
+  }
   new Gauge({
     name: `${METRICS_PREFIX}search_thread_answers`,
-    help: 'SQLite: searches a search thread answered since the process started (the others ran on the event loop): rate() gives the pace.',
+    help: 'Searches a search thread answered since the process started (the others ran on the event loop, or on PostgreSQL): rate() gives the pace.',
     registers: [registry],
     collect() {
       this.set(threads.answered);

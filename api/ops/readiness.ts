@@ -13,9 +13,10 @@ import { migrations } from '../../db/migrations/index.ts';
 import { outboxOldestDue, publishOldestWaiting } from './metrics.ts';
 import { pageBucketOf, type PageBucket } from '../publish/page-bucket.ts';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { isReplicaSearch } from '../search/replica.ts';
 
 export interface ReadinessCheck {
-  name: 'database' | 'migrations' | 'outbox' | 'publisher' | 'bucket';
+  name: 'database' | 'migrations' | 'outbox' | 'publisher' | 'bucket' | 'search';
   ok: boolean;
   detail: string;
 }
@@ -23,7 +24,7 @@ export interface ReadinessCheck {
 /** kysely's migration table (db/migrate.ts keeps kysely's default name). */
 const MIGRATION_TABLE = 'kysely_migration';
 
-export async function checkReadiness(deps: Pick<Deps, 'db' | 'config' | 'now'>): Promise<ReadinessCheck[]> {
+export async function checkReadiness(deps: Pick<Deps, 'db' | 'config' | 'now' | 'searchThreads'>): Promise<ReadinessCheck[]> {
   const { config } = deps;
   try {
     await sql`select 1`.execute(deps.db);
@@ -56,6 +57,14 @@ export async function checkReadiness(deps: Pick<Deps, 'db' | 'config' | 'now'>):
       : { name: 'publisher', ok: true, detail: `oldest waiting page change waited ${publishWait} s` });
   }
   if (bucketCheck) checks.push(bucketCheck);
+  const replica = deps.searchThreads;
+  if (isReplicaSearch(replica)) {
+    // Never a failure: until its replica is made, or while it cannot read the feed, this process searches PostgreSQL.
+    checks.push({
+      name: 'search', ok: true,
+      detail: replica.ready ? `answered by the search replica (read the feed ${replica.lagSeconds?.toFixed(1)} s ago)` : 'answered by PostgreSQL: the search replica is being made or is behind',
+    });
+  }
   return checks;
 }
 

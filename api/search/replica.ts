@@ -37,6 +37,13 @@ export interface ReplicaSearch extends SearchThreads {
   caughtUp(): Promise<void>;
   /** Times the replica was made (1 after the first fill). */
   readonly made: number;
+  /** Seconds since the replica last read the feed (null: not made yet). */
+  readonly lagSeconds: number | null;
+}
+
+/** Search threads that read a replica of PostgreSQL (rather than SQLite's own file). */
+export function isReplicaSearch(threads: SearchThreads | undefined): threads is ReplicaSearch {
+  return threads !== undefined && 'caughtUp' in threads;
 }
 
 export function startReplicaSearch(options: {
@@ -113,6 +120,9 @@ export function startReplicaSearch(options: {
     },
     get made() {
       return made;
+    },
+    get lagSeconds() {
+      return replica === null ? null : (Date.now() - lastLookMs) / 1000;
     },
     caughtUp() {
       const look = looksStarted + 1;
