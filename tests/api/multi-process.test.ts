@@ -116,13 +116,16 @@ afterAll(async () => {
 });
 
 describe(`two server processes on one ${process.env.TEST_DATABASE_URL ? 'PostgreSQL database' : 'SQLite file'}`, () => {
-  it('each process, SEARCH_THREADS unset, starts one search thread per core on SQLite and none on PostgreSQL', async () => {
+  it('each process, SEARCH_THREADS unset, starts one search thread per core (on PostgreSQL, on its search replica, once made)', async () => {
     for (const p of procs) {
-      const res = await fetch(`${p.url}/api/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
-      expect(res.status).toBe(200);
-      const running = /^marketplace_search_threads (\d+)$/m.exec(await res.text())?.[1];
-      if (testDb.dialect === 'postgres') expect(running).toBeUndefined();
-      else expect(Number(running)).toBe(defaultSearchThreads(availableParallelism(), 1));
+      const metrics = async () => {
+        const res = await fetch(`${p.url}/api/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+        expect(res.status).toBe(200);
+        return res.text();
+      };
+      await expect.poll(async () => Number(/^marketplace_search_threads (\d+)$/m.exec(await metrics())?.[1]), { timeout: 20_000 })
+        .toBe(defaultSearchThreads(availableParallelism(), 1));
+      if (testDb.dialect === 'postgres') await expect.poll(async () => /^marketplace_search_replica_ready (\d)$/m.exec(await metrics())?.[1], { timeout: 20_000 }).toBe('1');
     }
   });
 

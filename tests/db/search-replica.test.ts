@@ -22,6 +22,8 @@ import { createReplica, followFeed, pruneFeed, type Replica } from '../../db/sea
 import { startReplicaSearch, type ReplicaSearch } from '../../api/search/replica.ts';
 import { createLogger } from '../../api/log.ts';
 import { createThrowawayPgDatabase } from '../helpers/db.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { TEST_ENV, insertPublicFixtures } from '../api/public-fixtures.ts';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 const NOW = Math.floor(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate()) / 1000);
@@ -220,5 +222,33 @@ describe.skipIf(!adminUrl)('searches answered from the replica on its threads', 
     const body = await search.search({ query: 'axolotl' }, NOW);
     expect(JSON.parse(body!)).toMatchObject({ total: 1, results: [{ _id: course.id, name: 'Axolotl drawing' }] });
     expect(search.answered).toBeGreaterThan(0);
+  });
+});
+
+describe.skipIf(!adminUrl)('the search API on PostgreSQL, answered from the replica', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer({ ...TEST_ENV, SEARCH_THREADS: '1', SEARCH_REPLICA_POLL_MS: '50', SEARCH_REPLICA_DIR: work });
+    await insertPublicFixtures(server.db);
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('readiness says who answers; once the replica does, a search and a write searched after the next look come from it', async () => {
+    const searchCheck = async () => ((await (await fetch(`${server.url}/api/ready`)).json()) as { checks: Array<{ name: string; ok: boolean; detail: string }> })
+      .checks.find((check) => check.name === 'search');
+    await expect.poll(async () => (await searchCheck())?.detail, { timeout: 20_000 }).toMatch(/^answered by the search replica/);
+    expect((await searchCheck())?.ok).toBe(true);
+    const replica = server.deps.searchThreads as ReplicaSearch;
+    const course = await server.db.selectFrom('courses').select(['id', 'name']).where('published', '=', true).orderBy('id').executeTakeFirstOrThrow();
+    await server.db.updateTable('courses').set({ name: 'Capybara clay' }).where('id', '=', course.id).execute();
+    await replica.caughtUp();
+    const before = replica.answered;
+    const res = await fetch(`${server.url}/api/courses/search?query=capybara`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ total: 1, results: [{ _id: course.id, name: 'Capybara clay' }] });
+    expect(replica.answered).toBe(before + 1);
   });
 });
