@@ -17,10 +17,12 @@ import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../log.ts';
-import { startWorker, type BackgroundJob } from '../background.ts';
+import type pg from 'pg';
+import type { Worker as NodeWorker } from 'node:worker_threads';
+import { startWorker, type BackgroundJob, type Worker } from '../background.ts';
 import { rawHandlesOf, type Db } from '../../db/client.ts';
 import { createReplica, followFeed, pruneFeed, type Replica } from '../../db/search-replica.ts';
-import { storeComputedCards } from '../../db/queries/search.ts';
+import { storeComputedCards, type CourseSearchParams } from '../../db/queries/search.ts';
 import { startSearchThreads, type SearchThreads } from './threads.ts';
 
 /** Seconds the feed's rows are kept (pruneFeed, by feedPruneJob). */
@@ -46,7 +48,7 @@ export function isReplicaSearch(threads: SearchThreads | undefined): threads is 
   return threads !== undefined && 'caughtUp' in threads;
 }
 
-export function startReplicaSearch(options: {
+export interface ReplicaSearchOptions {
   /** PostgreSQL. */
   db: Db;
   /** The folder of the replica's file (made per server; removed on close). */
@@ -55,98 +57,116 @@ export function startReplicaSearch(options: {
   pollMs: number;
   busyWaitMs: number;
   log: Logger;
-}): ReplicaSearch {
-  const pool = rawHandlesOf(options.db)?.pgPool;
-  if (!pool) throw new Error('a search replica follows a PostgreSQL database');
-  const file = join(options.dir || tmpdir(), `search-replica-${process.pid}-${randomUUID().slice(0, 8)}.sqlite`);
-  const log = options.log.child({ component: 'search-replica' });
-  let replica: Replica | null = null;
-  let threads: SearchThreads | null = null;
-  let lastLookMs = 0;
-  let made = 0;
-  let looksStarted = 0;
-  let looksDone = 0;
-  const waiting: Array<{ look: number; done: () => void }> = [];
+}
 
-  const make = async (): Promise<void> => {
-    const old = { replica, threads };
-    replica = null;
-    threads = null;
+export function startReplicaSearch(options: ReplicaSearchOptions): ReplicaSearch {
+  return new ReplicaSearcher(options);
+}
+
+/** The replica, its threads, and the background job that makes it and then reads the feed. */
+class ReplicaSearcher implements ReplicaSearch {
+  readonly #pool: pg.Pool;
+  readonly #file: string;
+  readonly #log: Logger;
+  readonly #worker: Worker;
+  #replica: Replica | null = null;
+  #threads: SearchThreads | null = null;
+  #lastLookMs = 0;
+  #made = 0;
+  #looksStarted = 0;
+  #waiting: Array<{ look: number; done: () => void }> = [];
+
+  constructor(private readonly options: ReplicaSearchOptions) {
+    const pool = rawHandlesOf(options.db)?.pgPool;
+    if (!pool) throw new Error('a search replica follows a PostgreSQL database');
+    this.#pool = pool;
+    this.#file = join(options.dir || tmpdir(), `search-replica-${process.pid}-${randomUUID().slice(0, 8)}.sqlite`);
+    this.#log = options.log.child({ component: 'search-replica' });
+    this.#worker = startWorker({
+      name: 'search-replica',
+      idleMs: options.pollMs,
+      busyMs: options.pollMs,
+      maxBackoffMs: 5000,
+      run: () => this.#look(),
+    }, this.#log);
+  }
+
+  /** One pass: makes the replica when it has none (or one too far behind), else reads the feed into it. */
+  async #look(): Promise<number> {
+    const look = ++this.#looksStarted;
+    const startedMs = Date.now();
+    if (!this.#replica || startedMs - this.#lastLookMs > REPLICA_REMADE_AFTER_MS) await this.#make();
+    else if ((await followFeed(this.#pool, this.#replica)).behind) {
+      this.#log.info('PostgreSQL is another database than the replica was made from: made again');
+      await this.#make();
+    }
+    this.#lastLookMs = startedMs;
+    for (const w of this.#waiting.splice(0)) {
+      if (w.look <= look) w.done();
+      else this.#waiting.push(w);
+    }
+    // Never more than 0: a pass that did work would start the next one at once.
+    return 0;
+  }
+
+  async #make(): Promise<void> {
+    const old = { replica: this.#replica, threads: this.#threads };
+    this.#replica = null;
+    this.#threads = null;
     await old.threads?.close();
     await old.replica?.close();
     const started = Date.now();
-    const fresh = await createReplica(pool, file);
-    replica = fresh;
-    threads = startSearchThreads({
-      url: file,
-      threads: options.threads,
-      busyWaitMs: options.busyWaitMs,
+    const fresh = await createReplica(this.#pool, this.#file);
+    this.#replica = fresh;
+    this.#threads = startSearchThreads({
+      url: this.#file,
+      threads: this.options.threads,
+      busyWaitMs: this.options.busyWaitMs,
       storeCards: (cards, now) => storeComputedCards(fresh.db, cards, now),
-      onError: (error) => log.error('a search thread stopped; it is started again', { error: error.message }),
+      onError: (error) => this.#log.error('a search thread stopped; it is started again', { error: error.message }),
     });
-    made++;
-    log.info('search replica made', { file, ms: Date.now() - started });
-  };
+    this.#made++;
+    this.#log.info('search replica made', { file: this.#file, ms: Date.now() - started });
+  }
 
-  const job: BackgroundJob = {
-    name: 'search-replica',
-    idleMs: options.pollMs,
-    busyMs: options.pollMs,
-    maxBackoffMs: 5000,
-    async run() {
-      const look = ++looksStarted;
-      const startedMs = Date.now();
-      if (!replica || startedMs - lastLookMs > REPLICA_REMADE_AFTER_MS) await make();
-      else if ((await followFeed(pool, replica)).behind) {
-        log.info('PostgreSQL is another database than the replica was made from: made again');
-        await make();
-      }
-      lastLookMs = startedMs;
-      looksDone = look;
-      for (const w of waiting.splice(0)) {
-        if (w.look <= looksDone) w.done();
-        else waiting.push(w);
-      }
-      // Never 0: a pass that did work would otherwise start the next one at once.
-      return 0;
-    },
-  };
-  const worker = startWorker(job, log);
+  get ready(): boolean {
+    return this.#replica !== null && this.#threads !== null && this.#threads.ready && Date.now() - this.#lastLookMs < REPLICA_STALE_MS;
+  }
 
-  const ready = (): boolean => replica !== null && threads !== null && threads.ready && Date.now() - lastLookMs < REPLICA_STALE_MS;
-  return {
-    get ready() {
-      return ready();
-    },
-    get made() {
-      return made;
-    },
-    get lagSeconds() {
-      return replica === null ? null : (Date.now() - lastLookMs) / 1000;
-    },
-    caughtUp() {
-      const look = looksStarted + 1;
-      worker.kick();
-      return new Promise<void>((done) => waiting.push({ look, done }));
-    },
-    search(params, now) {
-      if (!ready() || !threads) return Promise.resolve(undefined);
-      return threads.search(params, now);
-    },
-    get answered() {
-      return threads?.answered ?? 0;
-    },
-    get workers() {
-      return threads?.workers ?? [];
-    },
-    async close() {
-      await worker.stop();
-      for (const w of waiting.splice(0)) w.done();
-      await threads?.close();
-      await replica?.close();
-      for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
-    },
-  };
+  get made(): number {
+    return this.#made;
+  }
+
+  get lagSeconds(): number | null {
+    return this.#replica === null ? null : (Date.now() - this.#lastLookMs) / 1000;
+  }
+
+  caughtUp(): Promise<void> {
+    const look = this.#looksStarted + 1;
+    this.#worker.kick();
+    return new Promise<void>((done) => this.#waiting.push({ look, done }));
+  }
+
+  search(params: CourseSearchParams, now: number): Promise<string | undefined> {
+    if (!this.ready || !this.#threads) return Promise.resolve(undefined);
+    return this.#threads.search(params, now);
+  }
+
+  get answered(): number {
+    return this.#threads?.answered ?? 0;
+  }
+
+  get workers(): readonly NodeWorker[] {
+    return this.#threads?.workers ?? [];
+  }
+
+  async close(): Promise<void> {
+    await this.#worker.stop();
+    for (const w of this.#waiting.splice(0)) w.done();
+    await this.#threads?.close();
+    await this.#replica?.close();
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${this.#file}${suffix}`, { force: true });
+  }
 }
 
 /** PostgreSQL: removes the search feed's rows every replica has read (FEED_KEPT_SECONDS). */

@@ -88,7 +88,8 @@ function leastBusy(threads: ReadonlyArray<Thread | null>): Thread | undefined {
   return chosen;
 }
 
-export function startSearchThreads(options: {
+/** What threads are started with, and what becomes of the cards they compute. */
+export interface SearchThreadOptions {
   url: string;
   threads: number;
   busyWaitMs: number;
@@ -96,7 +97,9 @@ export function startSearchThreads(options: {
   storeCards: (cards: ComputedCard[], now: number) => Promise<void>;
   /** A thread's crash (it is started again). */
   onError?: (error: Error) => void;
-}): SearchThreads {
+}
+
+export function startSearchThreads(options: SearchThreadOptions): SearchThreads {
   const entry = workerEntry();
   const threads: Array<Thread | null> = Array.from({ length: options.threads }, () => null);
   const delays = threads.map(() => RESTART_DELAY_MS);
