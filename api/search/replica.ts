@@ -13,7 +13,7 @@
  * where it stopped (a restored or new database), is made again.
  */
 import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../log.ts';
@@ -80,7 +80,9 @@ class ReplicaSearcher implements ReplicaSearch {
     const pool = rawHandlesOf(options.db)?.pgPool;
     if (!pool) throw new Error('a search replica follows a PostgreSQL database');
     this.#pool = pool;
-    this.#file = join(options.dir || tmpdir(), `search-replica-${process.pid}-${randomUUID().slice(0, 8)}.sqlite`);
+    const dir = options.dir || tmpdir();
+    removeOrphans(dir);
+    this.#file = join(dir, `search-replica-${process.pid}-${randomUUID().slice(0, 8)}.sqlite`);
     this.#log = options.log.child({ component: 'search-replica' });
     this.#worker = startWorker({
       name: 'search-replica',
@@ -166,6 +168,36 @@ class ReplicaSearcher implements ReplicaSearch {
     await this.#threads?.close();
     await this.#replica?.close();
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${this.#file}${suffix}`, { force: true });
+  }
+}
+
+const REPLICA_FILE = /^search-replica-(\d+)-[0-9a-f]{8}\.sqlite(-wal|-shm)?$/;
+
+/**
+ * Removes the replica files of processes that are gone (a process killed before it could remove its own), so a
+ * folder of crashed servers' replicas does not fill the disk. A file whose process id is in use again is left.
+ */
+function removeOrphans(dir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(REPLICA_FILE.exec(name)?.[1]);
+    if (!pid || pid === process.pid || isRunning(pid)) continue;
+    rmSync(join(dir, name), { force: true });
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: running, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

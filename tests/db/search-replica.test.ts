@@ -7,7 +7,7 @@
  *
  * Needs PostgreSQL: skipped unless TEST_DATABASE_URL is set (.ci/run's PostgreSQL pass runs it).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,7 +27,8 @@ import { TEST_ENV, insertPublicFixtures } from '../api/public-fixtures.ts';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 const NOW = Math.floor(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate()) / 1000);
-const work = mkdtempSync(join(tmpdir(), 'search-replica-'));
+// Only where the tests run: a file whose tests are all skipped runs no afterAll to remove it.
+const work = adminUrl ? mkdtempSync(join(tmpdir(), 'search-replica-')) : '';
 const targets: string[] = [];
 
 afterAll(async () => {
@@ -37,8 +38,19 @@ afterAll(async () => {
     for (const name of targets) await admin.query(`drop database if exists ${name} with (force)`);
     await admin.end();
   }
-  rmSync(work, { recursive: true, force: true });
+  if (work) rmSync(work, { recursive: true, force: true });
 });
+
+/** A process id no process has now. */
+function goneProcess(): number {
+  for (let pid = 4_000_000; ; pid++) {
+    try {
+      process.kill(pid, 0);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ESRCH') return pid;
+    }
+  }
+}
 
 /** Words of the catalogue's own course and educator names, and searches of every kind with them. */
 async function searchesOf(db: Db): Promise<CourseSearchParams[]> {
@@ -203,11 +215,20 @@ describe.skipIf(!adminUrl)('searches answered from the replica on its threads', 
     targets.push(created.name);
     await copySqliteToPostgres({ from: file, to: created.url });
     target = openDb({ url: created.url });
+    // A replica left by a process that is gone, and one of a process still running (this one).
+    writeFileSync(join(work, `search-replica-${goneProcess()}-0123abcd.sqlite`), '');
+    writeFileSync(join(work, `search-replica-${process.pid}-4567abcd.sqlite-wal`), '');
     search = startReplicaSearch({ db: target, dir: work, threads: 1, pollMs: 50, busyWaitMs: 1000, log: createLogger('error') });
   }, 120_000);
   afterAll(async () => {
     await search?.close();
     await target?.destroy();
+  });
+
+  it('removes the replica files of processes that are gone, and only those', () => {
+    const left = readdirSync(work).filter((name) => name.startsWith('search-replica-'));
+    expect(left.filter((name) => name.endsWith('0123abcd.sqlite'))).toEqual([]);
+    expect(left).toContain(`search-replica-${process.pid}-4567abcd.sqlite-wal`);
   });
 
   it('answers from the replica once it is made, and a write is searchable after the next look', async () => {
