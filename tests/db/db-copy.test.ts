@@ -19,7 +19,7 @@ import { CopyRefused, copySqliteToPostgres, type CopyResult } from '../../db/cop
 import { loadCatalogue } from '../../db/seed/load.ts';
 import { loadEducatorCatalogue } from '../../db/queries/pages.ts';
 import { searchCourses } from '../../db/queries/search.ts';
-import { createThrowawayPgDatabase, type TestDb } from '../helpers/db.ts';
+import { createThrowawayPgDatabase, dropThrowawayPgDatabases, type TestDb } from '../helpers/db.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { DEFAULT_PASSWORD, logIn, makeEducatorAdmin, signUpAndLogin } from '../helpers/auth.ts';
 import { CARDS, IDS, OFFERS, booker, client, contactPayload, payWithCard, seedCheckoutCatalogue, type Client } from '../api/checkout-fixtures.ts';
@@ -85,12 +85,7 @@ async function targetRowCounts(url: string): Promise<Record<string, number>> {
 }
 
 afterAll(async () => {
-  if (adminUrl && targets.length) {
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    for (const name of targets) await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
-  }
+  await dropThrowawayPgDatabases(adminUrl, targets);
   rmSync(work, { recursive: true, force: true });
 });
 

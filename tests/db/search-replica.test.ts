@@ -21,7 +21,7 @@ import { searchCoursesJson, type CourseSearchParams } from '../../db/queries/sea
 import { createReplica, followFeed, pruneFeed, type Replica } from '../../db/search-replica.ts';
 import { startReplicaSearch, type ReplicaSearch } from '../../api/search/replica.ts';
 import { createLogger } from '../../api/log.ts';
-import { createThrowawayPgDatabase } from '../helpers/db.ts';
+import { createThrowawayPgDatabase, dropThrowawayPgDatabases } from '../helpers/db.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { TEST_ENV, insertPublicFixtures } from '../api/public-fixtures.ts';
 
@@ -32,12 +32,7 @@ const work = adminUrl ? mkdtempSync(join(tmpdir(), 'search-replica-')) : '';
 const targets: string[] = [];
 
 afterAll(async () => {
-  if (adminUrl && targets.length) {
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    for (const name of targets) await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
-  }
+  await dropThrowawayPgDatabases(adminUrl, targets);
   if (work) rmSync(work, { recursive: true, force: true });
 });
 

@@ -116,6 +116,18 @@ export function databaseUrlOf(tdb: Pick<TestDb, 'url' | 'schema'>): string {
   return `${tdb.url}${sep}options=${encodeURIComponent(`-c search_path=${tdb.schema}`)}`;
 }
 
+/** Drops the throw-away databases a test file made (createThrowawayPgDatabase), with any connection still open to them. */
+export async function dropThrowawayPgDatabases(adminUrl: string | undefined, names: readonly string[]): Promise<void> {
+  if (!adminUrl || names.length === 0) return;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    for (const name of names) await admin.query(`drop database if exists ${name} with (force)`);
+  } finally {
+    await admin.end();
+  }
+}
+
 /**
  * A whole throw-away PostgreSQL database beside the admin one (for tests that start servers or builds of their own,
  * which a schema per test file does not fit): its name and its URL.
