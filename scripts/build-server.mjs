@@ -1,6 +1,7 @@
 /**
  * Compiles the server to JavaScript for production (`npm run build:server`, also part of `npm run build`):
- * api/server.ts, db/prepare.ts and the search threads' api/search/worker.ts with everything of ours they import
+ * api/server.ts, db/prepare.ts, the search threads' api/search/worker.ts and the search replica's
+ * api/search/replica-worker.ts with everything of ours they import
  * (api/**, db/**, src/domain/**) bundled into one ES module each under dist-server/, npm packages left as imports (node_modules resolves them, and
  * native ones like better-sqlite3 cannot be bundled). `npm run serve` runs dist-server/server.mjs with plain
  * node: no TypeScript loader, no module loading at request time (the dynamic imports are bundled too).
@@ -18,7 +19,9 @@ const outdir = values.outdir;
 const started = performance.now();
 rmSync(outdir, { recursive: true, force: true });
 await build({
-  entryPoints: { server: 'api/server.ts', prepare: 'db/prepare.ts', 'search-worker': 'api/search/worker.ts' },
+  entryPoints: {
+    server: 'api/server.ts', prepare: 'db/prepare.ts', 'search-worker': 'api/search/worker.ts', 'search-replica-worker': 'api/search/replica-worker.ts',
+  },
   outdir,
   ...nodeBundle,
   sourcemap: 'linked',

@@ -7,6 +7,9 @@
  * A search sees a write once the replica has read it: within a look at the feed (0.2 s by default), as a search
  * index does. Everything else (pages, checkouts, the admin) reads PostgreSQL itself.
  *
+ * The replica is made and kept on a thread of its own (api/search/replica-worker.ts), so the server's event loop never
+ * waits for it.
+ *
  * Until the replica is filled, and whenever it has not read the feed for REPLICA_STALE_MS (PostgreSQL unreachable),
  * searches go to PostgreSQL as before: the answer is never one older than that. A replica that has not read the
  * feed for longer than the feed is kept (half of FEED_KEPT_SECONDS), or finds PostgreSQL's transaction ids below
@@ -16,21 +19,16 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker as NodeWorker } from 'node:worker_threads';
 import type { Logger } from '../log.ts';
-import type pg from 'pg';
-import type { Worker as NodeWorker } from 'node:worker_threads';
-import { startWorker, type BackgroundJob, type Worker } from '../background.ts';
-import { rawHandlesOf, type Db } from '../../db/client.ts';
-import { createReplica, followFeed, pruneFeed, type Replica } from '../../db/search-replica.ts';
-import { storeComputedCards, type CourseSearchParams } from '../../db/queries/search.ts';
-import { startSearchThreads, type SearchThreads } from './threads.ts';
+import type { BackgroundJob } from '../background.ts';
+import { rawHandlesOf, schemaOfDb, type Db } from '../../db/client.ts';
+import { pruneFeed } from '../../db/search-replica.ts';
+import type { CourseSearchParams } from '../../db/queries/search.ts';
+import { startSearchThreads, workerEntry, type SearchThreads } from './threads.ts';
+import { FEED_KEPT_SECONDS, REPLICA_STALE_MS, type FromReplicaThread, type ReplicaThreadData, type ToReplicaThread } from './replica-protocol.ts';
 
-/** Seconds the feed's rows are kept (pruneFeed, by feedPruneJob). */
-export const FEED_KEPT_SECONDS = 3600;
-/** A replica that has not read the feed for this long stops answering: searches go to PostgreSQL. */
-export const REPLICA_STALE_MS = 30_000;
-/** A replica that has not read the feed for this long is made again: the feed may have been pruned past it. */
-const REPLICA_REMADE_AFTER_MS = (FEED_KEPT_SECONDS * 1000) / 2;
+export { FEED_KEPT_SECONDS, REPLICA_STALE_MS };
 
 export interface ReplicaSearch extends SearchThreads {
   /** The replica is filled and has read the feed within REPLICA_STALE_MS, and a thread is started: searches go to it. */
@@ -63,76 +61,98 @@ export function startReplicaSearch(options: ReplicaSearchOptions): ReplicaSearch
   return new ReplicaSearcher(options);
 }
 
-/** The replica, its threads, and the background job that makes it and then reads the feed. */
+/** A thread that stopped is started again after this long. */
+const RESTART_DELAY_MS = 5000;
+
+/**
+ * The server's side: the replica's thread (api/search/replica-worker.ts), which makes the replica and keeps it, and
+ * the search threads on the replica's current file.
+ */
 class ReplicaSearcher implements ReplicaSearch {
-  readonly #pool: pg.Pool;
-  readonly #file: string;
   readonly #log: Logger;
-  readonly #worker: Worker;
-  #replica: Replica | null = null;
+  readonly #data: ReplicaThreadData;
+  #thread: NodeWorker | null = null;
   #threads: SearchThreads | null = null;
+  #file: string | null = null;
   #lastLookMs = 0;
   #made = 0;
-  #looksStarted = 0;
-  #waiting: Array<{ look: number; done: () => void }> = [];
+  #nextWait = 0;
+  readonly #waiting = new Map<number, () => void>();
+  #restart: NodeJS.Timeout | null = null;
+  #closed = false;
 
   constructor(private readonly options: ReplicaSearchOptions) {
     const pool = rawHandlesOf(options.db)?.pgPool;
-    if (!pool) throw new Error('a search replica follows a PostgreSQL database');
-    this.#pool = pool;
+    if (!pool?.options.connectionString) throw new Error('a search replica follows a PostgreSQL database');
     const dir = options.dir || tmpdir();
     removeOrphans(dir);
-    this.#file = join(dir, `search-replica-${process.pid}-${randomUUID().slice(0, 8)}.sqlite`);
     this.#log = options.log.child({ component: 'search-replica' });
-    this.#worker = startWorker({
-      name: 'search-replica',
-      idleMs: options.pollMs,
-      busyMs: options.pollMs,
-      maxBackoffMs: 5000,
-      run: () => this.#look(),
-    }, this.#log);
+    this.#data = {
+      url: pool.options.connectionString,
+      schema: schemaOfDb(options.db),
+      fileBase: join(dir, `search-replica-${process.pid}-${randomUUID().slice(0, 8)}`),
+      pollMs: options.pollMs,
+      level: options.log.level,
+    };
+    this.#start();
   }
 
-  /** One pass: makes the replica when it has none (or one too far behind), else reads the feed into it. */
-  async #look(): Promise<number> {
-    const look = ++this.#looksStarted;
-    const startedMs = Date.now();
-    if (!this.#replica || startedMs - this.#lastLookMs > REPLICA_REMADE_AFTER_MS) await this.#make();
-    else if ((await followFeed(this.#pool, this.#replica)).behind) {
-      this.#log.info('PostgreSQL is another database than the replica was made from: made again');
-      await this.#make();
-    }
-    this.#lastLookMs = startedMs;
-    for (const w of this.#waiting.splice(0)) {
-      if (w.look <= look) w.done();
-      else this.#waiting.push(w);
-    }
-    // Never more than 0: a pass that did work would start the next one at once.
-    return 0;
-  }
-
-  async #make(): Promise<void> {
-    const old = { replica: this.#replica, threads: this.#threads };
-    this.#replica = null;
-    this.#threads = null;
-    await old.threads?.close();
-    await old.replica?.close();
-    const started = Date.now();
-    const fresh = await createReplica(this.#pool, this.#file);
-    this.#replica = fresh;
-    this.#threads = startSearchThreads({
-      url: this.#file,
-      threads: this.options.threads,
-      busyWaitMs: this.options.busyWaitMs,
-      storeCards: (cards, now) => storeComputedCards(fresh.db, cards, now),
-      onError: (error) => this.#log.error('a search thread stopped; it is started again', { error: error.message }),
+  #start(): void {
+    const entry = workerEntry('search-replica-worker.mjs', 'replica-worker.ts');
+    const thread = new NodeWorker(entry.file, { execArgv: entry.execArgv, workerData: this.#data });
+    // The server's own handles keep the process up; this thread must never be why it does not exit.
+    thread.unref();
+    this.#thread = thread;
+    thread.on('message', (message: FromReplicaThread) => this.#heard(message));
+    thread.on('error', (error) => this.#log.error('the search replica\'s thread stopped; it is started again', { error: error.message }));
+    thread.once('exit', () => {
+      if (this.#thread === thread) this.#thread = null;
+      if (this.#closed) return;
+      this.#restart = setTimeout(() => {
+        this.#restart = null;
+        if (!this.#closed) this.#start();
+      }, RESTART_DELAY_MS);
+      this.#restart.unref();
     });
-    this.#made++;
-    this.#log.info('search replica made', { file: this.#file, ms: Date.now() - started });
+  }
+
+  #heard(message: FromReplicaThread): void {
+    switch (message.type) {
+      case 'made': {
+        const old = { file: this.#file, threads: this.#threads };
+        const file = message.file;
+        this.#file = file;
+        this.#threads = startSearchThreads({
+          url: file,
+          threads: this.options.threads,
+          busyWaitMs: this.options.busyWaitMs,
+          storeCards: async (cards, now) => this.#thread?.postMessage({ type: 'cards', file, cards, now } satisfies ToReplicaThread),
+          onError: (error) => this.#log.error('a search thread stopped; it is started again', { error: error.message }),
+        });
+        this.#made++;
+        this.#lastLookMs = Date.now();
+        this.#log.info('search replica made', { file, ms: message.ms });
+        // Searches in flight on the old file finish there; then it goes.
+        void old.threads?.close().then(() => {
+          if (old.file) this.#thread?.postMessage({ type: 'release', file: old.file } satisfies ToReplicaThread);
+        });
+        break;
+      }
+      case 'look':
+        this.#lastLookMs = Math.max(this.#lastLookMs, message.atMs);
+        for (const id of message.caughtUp) {
+          this.#waiting.get(id)?.();
+          this.#waiting.delete(id);
+        }
+        break;
+      case 'log':
+        (message.level === 'error' ? process.stderr : process.stdout).write(`${message.line}\n`);
+        break;
+    }
   }
 
   get ready(): boolean {
-    return this.#replica !== null && this.#threads !== null && this.#threads.ready && Date.now() - this.#lastLookMs < REPLICA_STALE_MS;
+    return this.#threads !== null && this.#threads.ready && Date.now() - this.#lastLookMs < REPLICA_STALE_MS;
   }
 
   get made(): number {
@@ -140,13 +160,15 @@ class ReplicaSearcher implements ReplicaSearch {
   }
 
   get lagSeconds(): number | null {
-    return this.#replica === null ? null : (Date.now() - this.#lastLookMs) / 1000;
+    return this.#file === null ? null : (Date.now() - this.#lastLookMs) / 1000;
   }
 
   caughtUp(): Promise<void> {
-    const look = this.#looksStarted + 1;
-    this.#worker.kick();
-    return new Promise<void>((done) => this.#waiting.push({ look, done }));
+    const id = ++this.#nextWait;
+    return new Promise<void>((done) => {
+      this.#waiting.set(id, done);
+      this.#thread?.postMessage({ type: 'caughtUp', id } satisfies ToReplicaThread);
+    });
   }
 
   search(params: CourseSearchParams, now: number): Promise<string | undefined> {
@@ -163,15 +185,24 @@ class ReplicaSearcher implements ReplicaSearch {
   }
 
   async close(): Promise<void> {
-    await this.#worker.stop();
-    for (const w of this.#waiting.splice(0)) w.done();
+    this.#closed = true;
+    if (this.#restart) clearTimeout(this.#restart);
+    for (const done of this.#waiting.values()) done();
+    this.#waiting.clear();
     await this.#threads?.close();
-    await this.#replica?.close();
-    for (const suffix of ['', '-wal', '-shm']) rmSync(`${this.#file}${suffix}`, { force: true });
+    const thread = this.#thread;
+    if (thread) {
+      const exited = new Promise<void>((ok) => thread.once('exit', () => ok()));
+      thread.postMessage({ type: 'stop' } satisfies ToReplicaThread);
+      // The thread closes and removes its files; one that does not end in time is ended.
+      const timer = setTimeout(() => void thread.terminate(), 10_000);
+      await exited;
+      clearTimeout(timer);
+    }
   }
 }
 
-const REPLICA_FILE = /^search-replica-(\d+)-[0-9a-f]{8}\.sqlite(-wal|-shm)?$/;
+const REPLICA_FILE = /^search-replica-(\d+)-[0-9a-f]{8}-\d+\.sqlite(-wal|-shm)?$/;
 
 /**
  * Removes the replica files of processes that are gone (a process killed before it could remove its own), so a

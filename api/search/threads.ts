@@ -70,13 +70,14 @@ interface Thread {
 }
 
 /**
- * The compiled server (dist-server/server.mjs) starts dist-server/search-worker.mjs; from the sources (tsx, tests) the
- * worker's TypeScript through tsx, as the server itself runs then.
+ * A thread's entry: the compiled server (dist-server/server.mjs) starts dist-server/search-worker.mjs (or another
+ * compiled entry beside it); from the sources (tsx, tests) the worker's TypeScript through tsx, as the server itself
+ * runs then.
  */
-function workerEntry(): { file: URL; execArgv: string[] } {
+export function workerEntry(compiled = 'search-worker.mjs', source = 'worker.ts'): { file: URL; execArgv: string[] } {
   return import.meta.url.endsWith('.mjs')
-    ? { file: new URL('./search-worker.mjs', import.meta.url), execArgv: [] }
-    : { file: new URL('./worker.ts', import.meta.url), execArgv: ['--import', 'tsx'] };
+    ? { file: new URL(`./${compiled}`, import.meta.url), execArgv: [] }
+    : { file: new URL(`./${source}`, import.meta.url), execArgv: ['--import', 'tsx'] };
 }
 
 /** The ready thread with the fewest searches in flight (undefined: none is ready). */

@@ -211,8 +211,8 @@ describe.skipIf(!adminUrl)('searches answered from the replica on its threads', 
     await copySqliteToPostgres({ from: file, to: created.url });
     target = openDb({ url: created.url });
     // A replica left by a process that is gone, and one of a process still running (this one).
-    writeFileSync(join(work, `search-replica-${goneProcess()}-0123abcd.sqlite`), '');
-    writeFileSync(join(work, `search-replica-${process.pid}-4567abcd.sqlite-wal`), '');
+    writeFileSync(join(work, `search-replica-${goneProcess()}-0123abcd-1.sqlite`), '');
+    writeFileSync(join(work, `search-replica-${process.pid}-4567abcd-1.sqlite-wal`), '');
     search = startReplicaSearch({ db: target, dir: work, threads: 1, pollMs: 50, busyWaitMs: 1000, log: createLogger('error') });
   }, 120_000);
   afterAll(async () => {
@@ -222,8 +222,8 @@ describe.skipIf(!adminUrl)('searches answered from the replica on its threads', 
 
   it('removes the replica files of processes that are gone, and only those', () => {
     const left = readdirSync(work).filter((name) => name.startsWith('search-replica-'));
-    expect(left.filter((name) => name.endsWith('0123abcd.sqlite'))).toEqual([]);
-    expect(left).toContain(`search-replica-${process.pid}-4567abcd.sqlite-wal`);
+    expect(left.filter((name) => name.endsWith('0123abcd-1.sqlite'))).toEqual([]);
+    expect(left).toContain(`search-replica-${process.pid}-4567abcd-1.sqlite-wal`);
   });
 
   it('answers from the replica once it is made, and a write is searchable after the next look', async () => {
