@@ -12,9 +12,10 @@
  * holds what PostgreSQL already accepted, and nothing else reads it.
  *
  * Filling: the tables are read in one REPEATABLE READ snapshot, whose xmin is where the feed is read from after.
- * Following: the feed (migration 0299) names the rows written by transactions between the last look's xmin and
- * this look's; their current rows are read and written over the replica's (or removed, when gone), in one SQLite
- * transaction. A row read newer than its look is read again at the next one, to the same end.
+ * Following: the feed (migration 0299) names the rows written by each transaction; a look reads the names of every
+ * transaction at or above the last look's xmin that its snapshot sees as committed, reads their current rows and
+ * writes them over the replica's (or removes them, when gone), in one SQLite transaction. A row read newer than its
+ * look is read again at the next one, to the same end.
  *
  * Foreign keys are off in the replica: rows arrive in the feed's order, and a course may come before its educator.
  */
@@ -32,6 +33,9 @@ export type FeedTable = (typeof FEED_TABLES)[number][0];
 /** Triggers of the replica that compute search's read model from the copied tables; the others are dropped. */
 const SEARCH_TRIGGER = /^(course_search_|search_cards_)/;
 
+/** Transactions above the horizon remembered as applied (Replica.appliedAbove), at most. */
+const MAX_APPLIED_ABOVE = 10_000;
+
 /** Rows read from PostgreSQL per statement while filling. */
 const FILL_BATCH_ROWS = 2000;
 
@@ -43,7 +47,6 @@ function rowsOf(table: FeedTable): string {
 /** A value from pg as better-sqlite3 binds it: booleans as 1/0, JSON as its text. */
 function toSqlite(value: unknown): unknown {
   if (typeof value === 'boolean') return value ? 1 : 0;
-  if (value instanceof Date) return Math.floor(value.getTime() / 1000);
   if (value !== null && typeof value === 'object' && !Buffer.isBuffer(value)) return JSON.stringify(value);
   return value;
 }
@@ -73,6 +76,11 @@ export interface Replica {
   file: string;
   /** Where the feed is read from next: the xmin of the last snapshot read (xid8 as text). */
   horizon: string;
+  /**
+   * Transactions at or above the horizon whose rows were already applied (committed before a look while an older
+   * one was still running): not read again.
+   */
+  appliedAbove: string[];
   /** The statements that write each table (made once: the schema is this version's until the server restarts). */
   writers: Map<FeedTable, TableWriter>;
   close(): Promise<void>;
@@ -139,7 +147,7 @@ export async function createReplica(pool: pg.Pool, file: string): Promise<Replic
     const { horizon, writers } = await copyTables(pool, writer);
     for (const t of triggers) if (SEARCH_TRIGGER.test(t.name)) writer.prepare(t.sql).run();
     await rebuildSearchIndex(db);
-    return { db, file, horizon, writers, close: () => db.destroy() };
+    return { db, file, horizon, appliedAbove: [], writers, close: () => db.destroy() };
   } catch (error) {
     await db.destroy();
     throw error;
@@ -192,32 +200,42 @@ export interface FeedApplied {
 }
 
 /**
- * Reads the feed from the replica's horizon up to the xmin of this look's snapshot and writes the rows it names
- * over the replica's, in one SQLite transaction; moves the horizon on.
+ * Reads the feed from the replica's horizon: every transaction this look's snapshot sees as committed, the ones
+ * committed after a transaction still running included, so a write is searchable after the first look that follows
+ * its commit, however long another transaction (in this database or another of the server's) runs. Writes the rows
+ * the feed names over the replica's, in one SQLite transaction, and moves the horizon on to the snapshot's xmin.
  */
 export async function followFeed(pool: pg.Pool, replica: Replica): Promise<FeedApplied> {
   const client = await pool.connect();
   try {
-    // One statement, so the xmin and the rows below it come from one snapshot.
-    const feed = await client.query<{ horizon: string; table_name: FeedTable | null; row_key: string | null; behind: boolean }>({
+    // One statement, so the snapshot, its xmin and the rows read come from one moment.
+    const feed = await client.query<{ horizon: string; xid: string | null; table_name: FeedTable | null; row_key: string | null; behind: boolean }>({
       name: 'search_replica_feed',
-      text: `select h.horizon::text as horizon, h.horizon < $1::xid8 as behind, c.table_name, c.row_key
-        from (select pg_snapshot_xmin(pg_current_snapshot()) as horizon) h
-        left join lateral (select distinct table_name, row_key from search_replica_changes
-          where xid >= $1::xid8 and xid < h.horizon) c on true`,
-      values: [replica.horizon],
+      text: `select h.horizon::text as horizon, h.horizon < $1::xid8 as behind, c.xid::text as xid, c.table_name, c.row_key
+        from (select pg_current_snapshot() as snapshot, pg_snapshot_xmin(pg_current_snapshot()) as horizon) h
+        left join lateral (select distinct xid, table_name, row_key from search_replica_changes
+          where xid >= $1::xid8 and pg_visible_in_snapshot(xid, h.snapshot) and xid <> all($2::xid8[])) c on true`,
+      values: [replica.horizon, replica.appliedAbove],
     });
     const first = feed.rows[0]!;
     if (first.behind) return { rows: 0, behind: true };
-    const keys = new Map<FeedTable, string[]>();
+    const keys = new Map<FeedTable, Set<string>>();
+    const transactions = new Set(replica.appliedAbove);
     for (const row of feed.rows) {
-      if (row.table_name === null || row.row_key === null) continue;
-      const list = keys.get(row.table_name) ?? [];
-      list.push(row.row_key);
-      keys.set(row.table_name, list);
+      if (row.table_name === null || row.row_key === null || row.xid === null) continue;
+      keys.set(row.table_name, (keys.get(row.table_name) ?? new Set()).add(row.row_key));
+      transactions.add(row.xid);
     }
-    if (keys.size === 0) {
+    // Those below the new horizon are below every later look's reach anyway.
+    const moveOn = () => {
       replica.horizon = first.horizon;
+      const above = [...transactions].filter((xid) => BigInt(xid) >= BigInt(first.horizon));
+      // Behind a transaction that runs for hours, the list is forgotten rather than sent ever longer: its rows are
+      // then read and written again, to the same end.
+      replica.appliedAbove = above.length <= MAX_APPLIED_ABOVE ? above : [];
+    };
+    if (keys.size === 0) {
+      moveOn();
       return { rows: 0 };
     }
     const writer = writerOf(replica.db);
@@ -228,7 +246,7 @@ export async function followFeed(pool: pg.Pool, replica: Replica): Promise<FeedA
       if (!wanted) continue;
       const { rows } = await client.query<Record<string, unknown>>(
         `select ${writers.get(table)!.columns.join(', ')} from ${table} where ${rowsOf(table)} and ${key} = any($1::text[])`,
-        [wanted],
+        [[...wanted]],
       );
       current.set(table, rows);
     }
@@ -238,7 +256,7 @@ export async function followFeed(pool: pg.Pool, replica: Replica): Promise<FeedA
       // the rows it joins as they are now.
       for (const [table, key] of [...FEED_TABLES].reverse()) {
         const present = new Set((current.get(table) ?? []).map((row) => String(row[key])));
-        for (const gone of (keys.get(table) ?? []).filter((k) => !present.has(k))) {
+        for (const gone of [...(keys.get(table) ?? [])].filter((k) => !present.has(k))) {
           applied += writers.get(table)!.remove.run(gone).changes;
           // Foreign keys are off here, so the cascade a SQLite site has is written out.
           if (table === 'courses') writer.prepare('delete from search_cards where course_id = ?').run(gone);
@@ -252,7 +270,7 @@ export async function followFeed(pool: pg.Pool, replica: Replica): Promise<FeedA
         }
       }
     })();
-    replica.horizon = first.horizon;
+    moveOn();
     return { rows: applied };
   } finally {
     client.release();

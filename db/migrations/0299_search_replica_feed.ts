@@ -4,10 +4,10 @@
  * occurrence that can move a card's next date (migration 0041's rule) — leaves the table's name, the row's key and
  * the writing transaction's id in `search_replica_changes`, in the writer's own transaction.
  *
- * A replica reads the feed by transaction id, up to the oldest transaction still running (the xmin of its
- * snapshot): every transaction below it has ended, so a row it wrote is there to be read, and a transaction still
- * running when a replica looked has an id at or above that point and is read on a later look. Ids, unlike a
- * sequence, cannot be handed out in one order and committed in another below that point.
+ * A replica reads the feed by transaction id: from the oldest transaction that was still running at its last look
+ * (that snapshot's xmin), every transaction its snapshot sees as committed. Every transaction below that point had
+ * ended by then and was read, and one still running now is read once it has committed. Ids, unlike a sequence,
+ * cannot be handed out in one order and committed in another below that point.
  *
  * Bookings change an occurrence's spaces at every checkout; a booking that leaves spaces on both sides writes no
  * row here (the replica's copy of the occurrence then keeps an older count of spaces, on the same side of zero,
