@@ -39,6 +39,8 @@ export interface ReplicaSearch extends SearchThreads {
   readonly made: number;
   /** Seconds since the replica last read the feed (null: not made yet). */
   readonly lagSeconds: number | null;
+  /** The thread that makes and keeps the replica (for tests and diagnostics). */
+  readonly thread: NodeWorker | null;
 }
 
 /** Search threads that read a replica of PostgreSQL (rather than SQLite's own file). */
@@ -70,10 +72,13 @@ const RESTART_DELAY_MS = 5000;
  */
 class ReplicaSearcher implements ReplicaSearch {
   readonly #log: Logger;
-  readonly #data: ReplicaThreadData;
+  readonly #dir: string;
+  readonly #data: Omit<ReplicaThreadData, 'fileBase'>;
   #thread: NodeWorker | null = null;
   #threads: SearchThreads | null = null;
   #file: string | null = null;
+  /** The thread that made the current file (it alone may remove it). */
+  #fileMaker: NodeWorker | null = null;
   #lastLookMs = 0;
   #made = 0;
   #nextWait = 0;
@@ -84,26 +89,22 @@ class ReplicaSearcher implements ReplicaSearch {
   constructor(private readonly options: ReplicaSearchOptions) {
     const pool = rawHandlesOf(options.db)?.pgPool;
     if (!pool?.options.connectionString) throw new Error('a search replica follows a PostgreSQL database');
-    const dir = options.dir || tmpdir();
-    removeOrphans(dir);
+    this.#dir = options.dir || tmpdir();
+    removeOrphans(this.#dir);
     this.#log = options.log.child({ component: 'search-replica' });
-    this.#data = {
-      url: pool.options.connectionString,
-      schema: schemaOfDb(options.db),
-      fileBase: join(dir, `search-replica-${process.pid}-${randomUUID().slice(0, 8)}`),
-      pollMs: options.pollMs,
-      level: options.log.level,
-    };
+    this.#data = { url: pool.options.connectionString, schema: schemaOfDb(options.db), pollMs: options.pollMs, level: options.log.level };
     this.#start();
   }
 
   #start(): void {
     const entry = workerEntry('search-replica-worker.mjs', 'replica-worker.ts');
-    const thread = new NodeWorker(entry.file, { execArgv: entry.execArgv, workerData: this.#data });
+    // Files of their own for each thread started, so one started after a crash never writes where searches read.
+    const fileBase = join(this.#dir, `search-replica-${process.pid}-${randomUUID().slice(0, 8)}`);
+    const thread = new NodeWorker(entry.file, { execArgv: entry.execArgv, workerData: { ...this.#data, fileBase } satisfies ReplicaThreadData });
     // The server's own handles keep the process up; this thread must never be why it does not exit.
     thread.unref();
     this.#thread = thread;
-    thread.on('message', (message: FromReplicaThread) => this.#heard(message));
+    thread.on('message', (message: FromReplicaThread) => this.#heard(message, thread));
     thread.on('error', (error) => this.#log.error('the search replica\'s thread stopped; it is started again', { error: error.message }));
     thread.once('exit', () => {
       if (this.#thread === thread) this.#thread = null;
@@ -116,12 +117,13 @@ class ReplicaSearcher implements ReplicaSearch {
     });
   }
 
-  #heard(message: FromReplicaThread): void {
+  #heard(message: FromReplicaThread, from: NodeWorker): void {
     switch (message.type) {
       case 'made': {
-        const old = { file: this.#file, threads: this.#threads };
+        const old = { file: this.#file, threads: this.#threads, maker: this.#fileMaker };
         const file = message.file;
         this.#file = file;
+        this.#fileMaker = from;
         this.#threads = startSearchThreads({
           url: file,
           threads: this.options.threads,
@@ -132,9 +134,12 @@ class ReplicaSearcher implements ReplicaSearch {
         this.#made++;
         this.#lastLookMs = Date.now();
         this.#log.info('search replica made', { file, ms: message.ms });
-        // Searches in flight on the old file finish there; then it goes.
+        // Searches in flight on the old file finish there; then it goes: removed by the thread that made it, or here
+        // when that thread is gone.
         void old.threads?.close().then(() => {
-          if (old.file) this.#thread?.postMessage({ type: 'release', file: old.file } satisfies ToReplicaThread);
+          if (!old.file) return;
+          if (old.maker === from) from.postMessage({ type: 'release', file: old.file } satisfies ToReplicaThread);
+          else for (const suffix of ['', '-wal', '-shm']) rmSync(`${old.file}${suffix}`, { force: true });
         });
         break;
       }
@@ -157,6 +162,10 @@ class ReplicaSearcher implements ReplicaSearch {
 
   get made(): number {
     return this.#made;
+  }
+
+  get thread(): NodeWorker | null {
+    return this.#thread;
   }
 
   get lagSeconds(): number | null {

@@ -240,6 +240,20 @@ describe.skipIf(!adminUrl)('searches answered from the replica on its threads', 
     expect(JSON.parse(body!)).toMatchObject({ total: 1, results: [{ _id: course.id, name: 'Axolotl drawing' }] });
     expect(search.answered).toBeGreaterThan(0);
   });
+
+  it('a replica thread that dies is started again, makes a new replica in files of its own, and the old files go', async () => {
+    const files = () => readdirSync(work).filter((name) => name.startsWith(`search-replica-${process.pid}-`) && name.endsWith('.sqlite')).sort();
+    const before = files().filter((name) => !name.includes('4567abcd'));
+    expect(before).toHaveLength(1);
+    await search.thread!.terminate();
+    // Meanwhile the searches are still answered from the replica made before.
+    expect(await search.search({ query: 'axolotl' }, NOW)).toContain('Axolotl drawing');
+    await expect.poll(() => search.made, { timeout: 30_000 }).toBe(2);
+    await expect.poll(() => search.ready, { timeout: 20_000 }).toBe(true);
+    expect(await search.search({ query: 'axolotl' }, NOW)).toContain('Axolotl drawing');
+    await expect.poll(() => files().filter((name) => !name.includes('4567abcd')), { timeout: 10_000 }).toHaveLength(1);
+    expect(files()).not.toContain(before[0]);
+  }, 60_000);
 });
 
 describe.skipIf(!adminUrl)('the search API on PostgreSQL, answered from the replica', () => {
