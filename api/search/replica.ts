@@ -28,8 +28,6 @@ import type { CourseSearchParams } from '../../db/queries/search.ts';
 import { startSearchThreads, workerEntry, type SearchThreads } from './threads.ts';
 import { FEED_KEPT_SECONDS, REPLICA_STALE_MS, type FromReplicaThread, type ReplicaThreadData, type ToReplicaThread } from './replica-protocol.ts';
 
-export { FEED_KEPT_SECONDS, REPLICA_STALE_MS };
-
 export interface ReplicaSearch extends SearchThreads {
   /** The replica is filled and has read the feed within REPLICA_STALE_MS, and a thread is started: searches go to it. */
   readonly ready: boolean;

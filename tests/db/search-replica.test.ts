@@ -90,6 +90,7 @@ async function write(db: Db, step: number): Promise<void> {
   });
 }
 
+// PostgreSQL only, on purpose: a search replica follows a PostgreSQL database (on SQLite, search reads its own file).
 describe.skipIf(!adminUrl)('the search replica of a PostgreSQL database', () => {
   let reference: Db;
   let target: Db;
@@ -197,6 +198,7 @@ describe.skipIf(!adminUrl)('the search replica of a PostgreSQL database', () => 
   });
 });
 
+// PostgreSQL only, on purpose: a search replica follows a PostgreSQL database (on SQLite, search reads its own file).
 describe.skipIf(!adminUrl)('searches answered from the replica on its threads', () => {
   let target: Db;
   let search: ReplicaSearch;
@@ -256,6 +258,7 @@ describe.skipIf(!adminUrl)('searches answered from the replica on its threads', 
   }, 60_000);
 });
 
+// PostgreSQL only, on purpose: a search replica follows a PostgreSQL database (on SQLite, search reads its own file).
 describe.skipIf(!adminUrl)('the search API on PostgreSQL, answered from the replica', () => {
   let server: TestServer;
 
