@@ -5,7 +5,7 @@
  * success replaces the form with the success screen and the "More listings from {educator}" carousel.
  * The captcha is invisible: solved in the background from the first interaction (src/lib/captcha.ts).
  */
-import { useEffect, useMemo, useRef, useState, type SubmitEvent, type ReactElement, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type SubmitEvent, type ReactElement, type RefObject } from 'react';
 import type { CourseCard, LinkContext } from '../lib/types.ts';
 import { postEnquiry, ApiError, type EnquiryPayload } from '../lib/api.ts';
 import { createCaptcha } from '../lib/captcha.ts';
@@ -44,7 +44,8 @@ const EMPTY: Values = { first_name: '', last_name: '', email: '', phone: '', mes
 /** The course the form is about, read from the address once hydrated (nothing in the pre-rendered form). */
 function useEnquiryQuery(): EnquiryQuery {
   const [params, setParams] = useState<EnquiryQuery>({ course_ref: null, course_name: null, educator_slug: null, occurrence: null });
-  useEffect(() => {
+  // A layout effect, so the course is known before any submit can reach the hydrated form.
+  useLayoutEffect(() => {
     const q = new URLSearchParams(window.location.search);
     setParams({ course_ref: q.get('course_ref'), course_name: q.get('course_name'), educator_slug: q.get('educator_slug'), occurrence: q.get('occurrence') });
   }, []);

@@ -3,7 +3,7 @@
  * mode and price filters → GET /api/courses/search; results as course cards with 'Load more'.
  * The first page can be pre-rendered (initial); the filters live in the URL (?q=&category=&delivery=&price=).
  */
-import { useEffect, useRef, useState, type SubmitEvent } from 'react';
+import { useLayoutEffect, useRef, useState, type SubmitEvent } from 'react';
 import type { CourseCard, LinkContext } from '../lib/types.ts';
 import { searchCourses, ApiError } from '../lib/api.ts';
 import CourseCardView from '../components/CourseCardView.tsx';
@@ -112,7 +112,9 @@ export default function SearchApp({ categories, links, initial, fixedCategory, p
   const [filters, setFilters] = useState<Filters>({ q: '', category: fixedCategory ?? '', delivery: '', price: '' });
   const { results, total, capped, page, loading, searched, error, run } = useCourseSearch(initial, pageSize);
 
-  useEffect(() => {
+  // A layout effect: it runs in the task that commits the hydration, so a search the learner starts right after
+  // hydration is not overwritten by the address's filters (passive effects run a task later).
+  useLayoutEffect(() => {
     const fromUrl = readFilters(fixedCategory);
     setFilters(fromUrl);
     if (narrowsSearch(fromUrl, fixedCategory) || !initial) void run(fromUrl, 1);

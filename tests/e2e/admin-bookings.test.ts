@@ -162,6 +162,38 @@ describe('the educator admin\'s bookings', () => {
     await context.close();
   });
 
+  it('keeps a search submitted the moment the list has hydrated', async () => {
+    // React hydrates an island in a transition: its commit and its passive effects run in different tasks, and an
+    // event can land in between. This page submits the search in that gap, found through React's own markers on
+    // the island (the root's state says when hydration has committed); the filters must not be replaced by the address's.
+    const { page, context } = await adminPage();
+    await page.addInitScript(() => {
+      if (location.pathname !== '/bookings') return;
+      const started = performance.now();
+      const poll = () => {
+        const input = document.getElementById('bf-q') as HTMLInputElement | null;
+        const island = input?.closest('astro-island') as (Element & Record<string, { stateNode?: { current: { memoizedState?: { isDehydrated?: boolean } } } }>) | null;
+        const key = island ? Object.keys(island).find((k) => k.startsWith('__reactContainer$')) : undefined;
+        const hydrated = key ? island![key]!.stateNode?.current.memoizedState?.isDehydrated === false : false;
+        const w = window as unknown as { searchSubmitted?: string };
+        if (hydrated) {
+          input!.value = 'nobody by this name';
+          input!.form!.requestSubmit();
+          w.searchSubmitted = 'in the gap';
+        } else if (performance.now() - started > 20_000) w.searchSubmitted = 'never: React\'s markers were not found';
+        else setTimeout(poll, 0);
+      };
+      poll();
+    });
+    await page.goto(adminUrl(`/bookings?educator-context=${CLAY}`));
+    await page.waitForFunction(() => (window as unknown as { searchSubmitted?: string }).searchSubmitted);
+    expect(await page.evaluate(() => (window as unknown as { searchSubmitted?: string }).searchSubmitted)).toBe('in the gap');
+    await page.getByRole('status').getByText('No bookings match.').waitFor();
+    await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe('nobody by this name');
+    expect(await page.getByLabel('Search by learner name or e-mail').inputValue()).toBe('nobody by this name');
+    await context.close();
+  });
+
   it('answers a group request with a date and a price; the learner books it through the link in the e-mail', async () => {
     const learner = await makeLearner(db, 'group', { firstName: 'Greta', lastName: 'Group' });
     const { page: lp, context: lc } = await learnerPage(learner);

@@ -5,7 +5,7 @@
  * reload, Back or a shared link shows the same list. Every control has a label; the count of what is shown is
  * announced (role=status).
  */
-import { useEffect, useMemo, useRef, useState, type FormEvent, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type FormEvent, type RefObject } from 'react';
 import { adminFetch } from '../api.ts';
 import type { AdminBookingRow } from '../../../domain/admin/bookings.ts';
 import { EMPTY, addressQuery, apiQuery, changed, fromAddress, type Filters } from './list-filters.ts';
@@ -71,7 +71,10 @@ function useBookingsList(educatorId: string) {
   const started = useRef(false);
   const base = `/educators/${encodeURIComponent(educatorId)}`;
 
-  useEffect(() => {
+  // A layout effect, not a passive one: React hydrates islands in a transition and runs passive effects in a later
+  // task, so a search submitted in between was overwritten by the address read here (the list showed every booking).
+  // A layout effect runs in the same task as the hydration's commit, before any event can reach the island.
+  useLayoutEffect(() => {
     const initial = fromAddress();
     setFilters(initial);
     if (searchBox.current && !searchBox.current.value) searchBox.current.value = initial.q;
