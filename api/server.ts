@@ -25,7 +25,8 @@ import { loggerFor, type Logger } from './log.ts';
 import { Workers } from './background.ts';
 import { openDb, dialectOf, type Db } from '../db/client.ts';
 import { defaultSearchThreads, startSearchThreads, type SearchThreads } from './search/threads.ts';
-import { startReplicaSearch } from './search/replica.ts';
+import { followHostedReplica, startReplicaSearch } from './search/replica.ts';
+import { hostReplica, type ReplicaHost } from './search/replica-host.ts';
 import { storeComputedCards } from '../db/queries/search.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { importUploadsDir } from './admin/uploads.ts';
@@ -61,6 +62,8 @@ export function searchThreadsFor(config: Config, db: Db, log: Logger): SearchThr
   if (threads === 0) return undefined;
   if (dialectOf(url) === 'postgres') {
     if (config.SEARCH_REPLICA === 'off') return undefined;
+    // A serving process of SERVER_PROCESSES reads the replica its primary makes for the machine (runPrimary).
+    if (cluster.isWorker && process.env.SEARCH_REPLICA_HOSTED === '1') return followHostedReplica({ threads, busyWaitMs: config.SQLITE_BUSY_WAIT_MS, log });
     return startReplicaSearch({
       db, dir: config.SEARCH_REPLICA_DIR, threads, pollMs: config.SEARCH_REPLICA_POLL_MS, busyWaitMs: config.SQLITE_BUSY_WAIT_MS, log,
     });
@@ -242,17 +245,25 @@ async function runServer(config: Config, log: Logger): Promise<void> {
 async function runPrimary(config: Config, log: Logger, processes: number): Promise<void> {
   const db = openDb({ url: config.DATABASE_URL, busyWaitMs: config.SQLITE_BUSY_WAIT_MS });
   let sampleSlug: string | null = null;
+  let host: ReplicaHost | null = null;
   try {
     await migrateToLatest(db);
     sampleSlug = await sampleEducatorSlug(db).catch(() => null);
+    // PostgreSQL: one search replica for the machine, made here and read by every serving process.
+    const threads = config.SEARCH_THREADS ?? defaultSearchThreads(availableParallelism(), processes);
+    if (dialectOf(config.DATABASE_URL) === 'postgres' && config.SEARCH_REPLICA !== 'off' && threads > 0) {
+      host = hostReplica({ db, dir: config.SEARCH_REPLICA_DIR, pollMs: config.SEARCH_REPLICA_POLL_MS, log });
+    }
   } finally {
+    // The replica's thread has its own connections; this one is no longer needed.
     await db.destroy();
   }
   let stopping = false;
   let failed = false;
   const live = new Set<Worker>();
+  const exit = (code: number) => void (host?.close() ?? Promise.resolve()).finally(() => process.exit(code));
   const fork = (jobs: boolean) => {
-    const worker = cluster.fork({ SERVER_WORKER_JOBS: jobs ? '1' : '0' });
+    const worker = cluster.fork({ SERVER_WORKER_JOBS: jobs ? '1' : '0', SEARCH_REPLICA_HOSTED: host ? '1' : '0' });
     let listening = false;
     worker.once('listening', () => (listening = true));
     live.add(worker);
@@ -261,7 +272,7 @@ async function runPrimary(config: Config, log: Logger, processes: number): Promi
       // Only the drain decides the exit status: a process that died earlier was replaced.
       if (stopping && code !== 0) failed = true;
       if (stopping) {
-        if (live.size === 0) process.exit(failed ? 1 : 0);
+        if (live.size === 0) exit(failed ? 1 : 0);
         return;
       }
       log.error('server process exited', { pid: worker.process.pid, code, signal, backgroundJobs: jobs });
@@ -277,7 +288,7 @@ async function runPrimary(config: Config, log: Logger, processes: number): Promi
     if (stopping) return;
     stopping = true;
     log.info('stopping', { ...reason, processes: live.size });
-    if (live.size === 0) process.exit(1);
+    if (live.size === 0) exit(1);
     for (const worker of live) worker.send({ type: 'shutdown' });
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

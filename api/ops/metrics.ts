@@ -236,6 +236,8 @@ function registerSearchThreadGauges(registry: Registry, threads: SearchThreads):
       name: `${METRICS_PREFIX}search_replica_lag_seconds`,
       help: 'PostgreSQL: seconds since the search replica last read the feed (a write waits at most this long to be searchable).',
       registers: [registry],
+      // SERVER_PROCESSES: the process furthest behind (a sum of lags means nothing).
+      aggregator: 'max',
       collect() {
         const lag = threads.lagSeconds;
         if (lag !== null) this.set(lag);

@@ -33,7 +33,23 @@ export type ToReplicaThread =
   | { type: 'stop' };
 
 export type FromReplicaThread =
-  | { type: 'made'; file: string; ms: number }
+  /** A replica made in `ms`, current as of `atMs`. */
+  | { type: 'made'; file: string; ms: number; atMs: number }
   /** A look at the feed applied (begun at `atMs`), and the caughtUp ids it satisfied. */
   | { type: 'look'; atMs: number; caughtUp: number[] }
   | { type: 'log'; line: string; level: Exclude<LogLevel, 'silent'> };
+
+/** What a server's searches say to where the replica is made: this process, or the primary of SERVER_PROCESSES. */
+export type ToReplicaMaker = Extract<ToReplicaThread, { type: 'caughtUp' | 'cards' | 'release' }>
+  /** A serving process of SERVER_PROCESSES that has started: it is told the replica made so far. */
+  | { type: 'join' };
+/** What they hear from it (the thread's log lines are written where it runs). */
+export type FromReplicaMaker = Exclude<FromReplicaThread, { type: 'log' }>;
+
+/** The cluster channel's message that carries them between a serving process and the primary (api/search/replica-host.ts). */
+export const REPLICA_MESSAGE = 'search-replica';
+export interface ReplicaEnvelope { type: typeof REPLICA_MESSAGE; message: ToReplicaMaker | FromReplicaMaker }
+
+export function isReplicaEnvelope(value: unknown): value is ReplicaEnvelope {
+  return (value as { type?: unknown } | null)?.type === REPLICA_MESSAGE;
+}

@@ -38,7 +38,7 @@ async function make(): Promise<void> {
   const fresh = await createReplica(pool, file);
   if (replica) retired.set(replica.file, replica);
   replica = fresh;
-  post({ type: 'made', file, ms: Date.now() - started });
+  post({ type: 'made', file, ms: Date.now() - started, atMs: Date.now() });
 }
 
 /** One pass: makes the replica when there is none (or one too far behind), else reads the feed into it. */

@@ -7,37 +7,38 @@
  * A search sees a write once the replica has read it: within a look at the feed (0.2 s by default), as a search
  * index does. Everything else (pages, checkouts, the admin) reads PostgreSQL itself.
  *
- * The replica is made and kept on a thread of its own (api/search/replica-worker.ts), so the server's event loop never
- * waits for it.
+ * The replica is made and kept on a thread of its own (api/search/replica-worker.ts, run by replica-maker.ts), so the
+ * server's event loop never waits for it: in this process when it serves alone, in the primary of SERVER_PROCESSES
+ * for all its serving processes (replica-host.ts), so a machine makes one replica.
  *
  * Until the replica is filled, and whenever it has not read the feed for REPLICA_STALE_MS (PostgreSQL unreachable),
  * searches go to PostgreSQL as before: the answer is never one older than that. A replica that has not read the
  * feed for longer than the feed is kept (half of FEED_KEPT_SECONDS), or finds PostgreSQL's transaction ids below
  * where it stopped (a restored or new database), is made again.
  */
-import { randomUUID } from 'node:crypto';
-import { readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Worker as NodeWorker } from 'node:worker_threads';
+import cluster from 'node:cluster';
+import type { Worker as NodeWorker } from 'node:worker_threads';
 import type { Logger } from '../log.ts';
 import type { BackgroundJob } from '../background.ts';
-import { rawHandlesOf, schemaOfDb, type Db } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import { pruneFeed } from '../../db/search-replica.ts';
 import type { CourseSearchParams } from '../../db/queries/search.ts';
-import { startSearchThreads, workerEntry, type SearchThreads } from './threads.ts';
-import { FEED_KEPT_SECONDS, REPLICA_STALE_MS, type FromReplicaThread, type ReplicaThreadData, type ToReplicaThread } from './replica-protocol.ts';
+import { startSearchThreads, type SearchThreads } from './threads.ts';
+import { ReplicaMaker } from './replica-maker.ts';
+import {
+  FEED_KEPT_SECONDS, REPLICA_MESSAGE, REPLICA_STALE_MS, isReplicaEnvelope, type FromReplicaMaker, type ReplicaEnvelope, type ToReplicaMaker,
+} from './replica-protocol.ts';
 
 export interface ReplicaSearch extends SearchThreads {
   /** The replica is filled and has read the feed within REPLICA_STALE_MS, and a thread is started: searches go to it. */
   readonly ready: boolean;
   /** Resolves once a look at the feed that began after this call has been applied (a write made before is searchable). */
   caughtUp(): Promise<void>;
-  /** Times the replica was made (1 after the first fill). */
+  /** Times this server moved to a replica made (1 after the first fill). */
   readonly made: number;
   /** Seconds since the replica last read the feed (null: not made yet). */
   readonly lagSeconds: number | null;
-  /** The thread that makes and keeps the replica (for tests and diagnostics). */
+  /** The thread that makes and keeps the replica, when it runs in this process (for tests and diagnostics). */
   readonly thread: NodeWorker | null;
 }
 
@@ -46,98 +47,95 @@ export function isReplicaSearch(threads: SearchThreads | undefined): threads is 
   return threads !== undefined && 'caughtUp' in threads;
 }
 
-export interface ReplicaSearchOptions {
-  /** PostgreSQL. */
-  db: Db;
-  /** The folder of the replica's file (made per server; removed on close). */
-  dir?: string;
+interface SearchOptions {
   threads: number;
-  pollMs: number;
   busyWaitMs: number;
   log: Logger;
 }
 
-export function startReplicaSearch(options: ReplicaSearchOptions): ReplicaSearch {
-  return new ReplicaSearcher(options);
+export interface ReplicaSearchOptions extends SearchOptions {
+  /** PostgreSQL. */
+  db: Db;
+  /** The folder of the replica's files (made per server; removed on close). */
+  dir?: string;
+  pollMs: number;
 }
 
-/** A thread that stopped is started again after this long. */
-const RESTART_DELAY_MS = 5000;
+/** Where the replica is made, as the searches see it: this process's thread, or the primary's. */
+interface ReplicaLink {
+  send(message: ToReplicaMaker): void;
+  readonly thread: NodeWorker | null;
+  close(): Promise<void>;
+}
+
+/** A server alone: the replica made on a thread of this process. */
+export function startReplicaSearch(options: ReplicaSearchOptions): ReplicaSearch {
+  let searcher: ReplicaSearcher | null = null;
+  const maker = new ReplicaMaker(options, (message) => searcher?.heard(message));
+  searcher = new ReplicaSearcher(maker, options);
+  return searcher;
+}
 
 /**
- * The server's side: the replica's thread (api/search/replica-worker.ts), which makes the replica and keeps it, and
- * the search threads on the replica's current file.
+ * A serving process of SERVER_PROCESSES: the replica made by the primary (api/search/replica-host.ts), read here on
+ * this process's search threads. The primary is told once this process has started listening for its messages.
  */
+export function followHostedReplica(options: SearchOptions): ReplicaSearch {
+  if (!cluster.isWorker || !process.send) throw new Error('a hosted search replica is followed from a serving process of SERVER_PROCESSES');
+  const send = (message: ToReplicaMaker) => {
+    if (process.connected) process.send!({ type: REPLICA_MESSAGE, message } satisfies ReplicaEnvelope);
+  };
+  let searcher: ReplicaSearcher | null = null;
+  const listener = (value: unknown) => {
+    if (isReplicaEnvelope(value)) searcher?.heard(value.message as FromReplicaMaker);
+  };
+  process.on('message', listener);
+  searcher = new ReplicaSearcher({
+    send,
+    thread: null,
+    close: async () => {
+      process.off('message', listener);
+    },
+  }, options);
+  // The replica made so far, for a process started after it was made (a replacement).
+  send({ type: 'join' });
+  return searcher;
+}
+
+/** The searches' side: the search threads on the replica's current file, moved to each new one. */
 class ReplicaSearcher implements ReplicaSearch {
   readonly #log: Logger;
-  readonly #dir: string;
-  readonly #data: Omit<ReplicaThreadData, 'fileBase'>;
-  #thread: NodeWorker | null = null;
   #threads: SearchThreads | null = null;
   #file: string | null = null;
-  /** The thread that made the current file (it alone may remove it). */
-  #fileMaker: NodeWorker | null = null;
   #lastLookMs = 0;
   #made = 0;
   #nextWait = 0;
   readonly #waiting = new Map<number, () => void>();
-  #restart: NodeJS.Timeout | null = null;
-  #closed = false;
 
-  constructor(private readonly options: ReplicaSearchOptions) {
-    const pool = rawHandlesOf(options.db)?.pgPool;
-    if (!pool?.options.connectionString) throw new Error('a search replica follows a PostgreSQL database');
-    this.#dir = options.dir || tmpdir();
-    removeOrphans(this.#dir);
+  constructor(private readonly link: ReplicaLink, private readonly options: SearchOptions) {
     this.#log = options.log.child({ component: 'search-replica' });
-    this.#data = { url: pool.options.connectionString, schema: schemaOfDb(options.db), pollMs: options.pollMs, level: options.log.level };
-    this.#start();
   }
 
-  #start(): void {
-    const entry = workerEntry('search-replica-worker.mjs', 'replica-worker.ts');
-    // Files of their own for each thread started, so one started after a crash never writes where searches read.
-    const fileBase = join(this.#dir, `search-replica-${process.pid}-${randomUUID().slice(0, 8)}`);
-    const thread = new NodeWorker(entry.file, { execArgv: entry.execArgv, workerData: { ...this.#data, fileBase } satisfies ReplicaThreadData });
-    // The server's own handles keep the process up; this thread must never be why it does not exit.
-    thread.unref();
-    this.#thread = thread;
-    thread.on('message', (message: FromReplicaThread) => this.#heard(message, thread));
-    thread.on('error', (error) => this.#log.error('the search replica\'s thread stopped; it is started again', { error: error.message }));
-    thread.once('exit', () => {
-      if (this.#thread === thread) this.#thread = null;
-      if (this.#closed) return;
-      this.#restart = setTimeout(() => {
-        this.#restart = null;
-        if (!this.#closed) this.#start();
-      }, RESTART_DELAY_MS);
-      this.#restart.unref();
-    });
-  }
-
-  #heard(message: FromReplicaThread, from: NodeWorker): void {
+  heard(message: FromReplicaMaker): void {
     switch (message.type) {
       case 'made': {
-        const old = { file: this.#file, threads: this.#threads, maker: this.#fileMaker };
+        if (message.file === this.#file) break;
+        const old = { file: this.#file, threads: this.#threads };
         const file = message.file;
         this.#file = file;
-        this.#fileMaker = from;
         this.#threads = startSearchThreads({
           url: file,
           threads: this.options.threads,
           busyWaitMs: this.options.busyWaitMs,
-          storeCards: async (cards, now) => this.#thread?.postMessage({ type: 'cards', file, cards, now } satisfies ToReplicaThread),
+          storeCards: async (cards, now) => this.link.send({ type: 'cards', file, cards, now }),
           onError: (error) => this.#log.error('a search thread stopped; it is started again', { error: error.message }),
         });
         this.#made++;
-        this.#lastLookMs = Date.now();
+        this.#lastLookMs = Math.max(this.#lastLookMs, message.atMs);
         this.#log.info('search replica made', { file, ms: message.ms });
-        // Searches in flight on the old file finish there; then it goes: removed by the thread that made it, or here
-        // when that thread is gone.
+        // Searches in flight on the old file finish there; then it is released.
         void old.threads?.close().then(() => {
-          if (!old.file) return;
-          if (old.maker === from) from.postMessage({ type: 'release', file: old.file } satisfies ToReplicaThread);
-          else for (const suffix of ['', '-wal', '-shm']) rmSync(`${old.file}${suffix}`, { force: true });
+          if (old.file) this.link.send({ type: 'release', file: old.file });
         });
         break;
       }
@@ -147,9 +145,6 @@ class ReplicaSearcher implements ReplicaSearch {
           this.#waiting.get(id)?.();
           this.#waiting.delete(id);
         }
-        break;
-      case 'log':
-        (message.level === 'error' ? process.stderr : process.stdout).write(`${message.line}\n`);
         break;
     }
   }
@@ -163,7 +158,7 @@ class ReplicaSearcher implements ReplicaSearch {
   }
 
   get thread(): NodeWorker | null {
-    return this.#thread;
+    return this.link.thread;
   }
 
   get lagSeconds(): number | null {
@@ -174,7 +169,7 @@ class ReplicaSearcher implements ReplicaSearch {
     const id = ++this.#nextWait;
     return new Promise<void>((done) => {
       this.#waiting.set(id, done);
-      this.#thread?.postMessage({ type: 'caughtUp', id } satisfies ToReplicaThread);
+      this.link.send({ type: 'caughtUp', id });
     });
   }
 
@@ -192,50 +187,10 @@ class ReplicaSearcher implements ReplicaSearch {
   }
 
   async close(): Promise<void> {
-    this.#closed = true;
-    if (this.#restart) clearTimeout(this.#restart);
     for (const done of this.#waiting.values()) done();
     this.#waiting.clear();
     await this.#threads?.close();
-    const thread = this.#thread;
-    if (thread) {
-      const exited = new Promise<void>((ok) => thread.once('exit', () => ok()));
-      thread.postMessage({ type: 'stop' } satisfies ToReplicaThread);
-      // The thread closes and removes its files; one that does not end in time is ended.
-      const timer = setTimeout(() => void thread.terminate(), 10_000);
-      await exited;
-      clearTimeout(timer);
-    }
-  }
-}
-
-const REPLICA_FILE = /^search-replica-(\d+)-[0-9a-f]{8}-\d+\.sqlite(-wal|-shm)?$/;
-
-/**
- * Removes the replica files of processes that are gone (a process killed before it could remove its own), so a
- * folder of crashed servers' replicas does not fill the disk. A file whose process id is in use again is left.
- */
-function removeOrphans(dir: string): void {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const pid = Number(REPLICA_FILE.exec(name)?.[1]);
-    if (!pid || pid === process.pid || isRunning(pid)) continue;
-    rmSync(join(dir, name), { force: true });
-  }
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: running, as another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    await this.link.close();
   }
 }
 

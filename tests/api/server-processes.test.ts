@@ -2,10 +2,13 @@
  * SERVER_PROCESSES=2 (api/server.ts): one port served by two processes of node:cluster. Connections are
  * shared out between both (which process holds each connection is read from /proc), the background jobs
  * start in one process only, and SIGTERM to the primary drains both and exits 0 with no process left.
- * Linux only (/proc); on SQLite and, with TEST_DATABASE_URL, PostgreSQL.
+ * Linux only (/proc); on SQLite and, with TEST_DATABASE_URL, PostgreSQL, where the primary makes the machine's one
+ * search replica and both processes answer searches from it.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Agent, request } from 'node:http';
 import { availableParallelism } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,15 +17,20 @@ import { freePort } from '../helpers/ports.ts';
 import { serverProcesses } from '../../api/server.ts';
 import { defaultSearchThreads } from '../../api/search/threads.ts';
 import { queueMail } from '../../api/mail/index.ts';
+import { insertPublicFixtures } from './public-fixtures.ts';
 
 let testDb: TestDb;
 let child: ChildProcessWithoutNullStreams;
 let port: number;
 let metricsPort: number;
 let output = '';
+/** The search replica's folder (PostgreSQL). */
+const replicaDir = mkdtempSync(join(tmpdir(), 'server-processes-'));
+const postgres = Boolean(process.env.TEST_DATABASE_URL);
 
 beforeAll(async () => {
   testDb = await createTestDb();
+  await insertPublicFixtures(testDb.db);
   port = await freePort();
   metricsPort = await freePort();
   const { NODE_OPTIONS: _ignored, ...parentEnv } = process.env;
@@ -35,6 +43,7 @@ async function startChild(parentEnv: NodeJS.ProcessEnv): Promise<void> {
     env: {
       ...parentEnv, SERVER_PROCESSES: '2', DATABASE_URL: databaseUrlOf(testDb), PORT: String(port), BIND_HOST: '127.0.0.1',
       PUBLIC_HOST: `127.0.0.1:${port}`, LOG_LEVEL: 'info', DIST_DIR: 'no-built-site-for-this-test', METRICS_PORT: String(metricsPort),
+      SEARCH_REPLICA_DIR: replicaDir, SEARCH_REPLICA_POLL_MS: '50',
     },
   });
   child.stdout.on('data', (d) => (output += d));
@@ -50,7 +59,17 @@ async function startChild(parentEnv: NodeJS.ProcessEnv): Promise<void> {
 afterAll(async () => {
   if (child && child.exitCode === null) child.kill('SIGKILL');
   await testDb?.close();
+  rmSync(replicaDir, { recursive: true, force: true });
 });
+
+/** One figure of the primary's metrics (every process's together). */
+async function metric(name: string): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+  return Number(new RegExp(`^${name} ([0-9.e+-]+)$`, 'm').exec(text)?.[1]);
+}
+
+/** The search replica's files in its folder. */
+const replicaFiles = () => readdirSync(replicaDir).filter((name) => name.endsWith('.sqlite')).sort();
 
 function childrenOf(pid: number): number[] {
   return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
@@ -94,6 +113,20 @@ async function requestsAtOnce(agent: Agent, count: number): Promise<number[]> {
         req.end();
       })),
   );
+}
+
+/** A GET on `agent`'s connections: the body. */
+function fetchOn(agent: Agent, path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, agent }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve(body));
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 describe('SERVER_PROCESSES', () => {
@@ -193,6 +226,31 @@ describe('SERVER_PROCESSES=2', () => {
     for (const [i, pid] of now.entries()) expect(held[i], String(pid)).toBeGreaterThan(0);
   }, 60_000);
 
+  // PostgreSQL only, on purpose: on SQLite each process searches the database's own file; there is no replica.
+  it.skipIf(!postgres)('on PostgreSQL, makes one search replica for the machine, in the primary, and every process answers from it', async () => {
+    // Both processes, the replacement of the one killed above included, have joined it: the gauges are added up.
+    await expect.poll(() => metric('marketplace_search_replica_ready'), { timeout: 30_000 }).toBe(2);
+    const files = replicaFiles();
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(new RegExp(`^search-replica-${child.pid}-[0-9a-f]{8}-1\\.sqlite$`));
+    // Each look at the feed reaches both processes (the lag is the worse of the two).
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await metric('marketplace_search_replica_lag_seconds')).toBeLessThan(0.5);
+    // A write is searchable through either process: six connections at once, shared out between the two.
+    const course = await testDb.db.selectFrom('courses').select('id').where('published', '=', true).orderBy('id').executeTakeFirstOrThrow();
+    await testDb.db.updateTable('courses').set({ name: 'Okapi origami' }).where('id', '=', course.id).execute();
+    const found = async () => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 6 });
+      try {
+        const bodies = await Promise.all(Array.from({ length: 6 }, () => fetchOn(agent, '/api/courses/search?query=okapi')));
+        return bodies.filter((body) => body.includes('Okapi origami')).length;
+      } finally {
+        agent.destroy();
+      }
+    };
+    await expect.poll(found, { timeout: 10_000 }).toBe(6);
+  }, 60_000);
+
   it('SIGTERM drains both processes and exits 0 with none left', async () => {
     const workers = childrenOf(child.pid!);
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -204,5 +262,7 @@ describe('SERVER_PROCESSES=2', () => {
       const state = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] : 'gone';
       expect(['gone', 'Z']).toContain(state);
     }
+    // The primary removed the search replica's files as it stopped.
+    expect(replicaFiles()).toEqual([]);
   }, 30_000);
 });
