@@ -84,6 +84,13 @@ export interface Replica {
   /** The statements that write each table (made once: the schema is this version's until the server restarts). */
   writers: Map<FeedTable, TableWriter>;
   close(): Promise<void>;
+  /** Closes it and removes its files: no search reads it any more. */
+  discard(): Promise<void>;
+}
+
+/** Removes a replica's file with its log and shared memory (a replica is only ever made again, never reopened). */
+export function removeReplicaFiles(file: string): void {
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
 }
 
 function writerOf(db: Db): SQLite.Database {
@@ -130,7 +137,7 @@ function bind(row: Record<string, unknown>, columns: readonly string[]): unknown
  * once this resolves; until then it is neither complete nor indexed.
  */
 export async function createReplica(pool: pg.Pool, file: string): Promise<Replica> {
-  for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+  removeReplicaFiles(file);
   const db = openDb({ url: file });
   try {
     await migrateToLatest(db);
@@ -147,7 +154,8 @@ export async function createReplica(pool: pg.Pool, file: string): Promise<Replic
     const { horizon, writers } = await copyTables(pool, writer);
     for (const t of triggers) if (SEARCH_TRIGGER.test(t.name)) writer.prepare(t.sql).run();
     await rebuildSearchIndex(db);
-    return { db, file, horizon, appliedAbove: [], writers, close: () => db.destroy() };
+    const close = () => db.destroy();
+    return { db, file, horizon, appliedAbove: [], writers, close, discard: () => close().then(() => removeReplicaFiles(file)) };
   } catch (error) {
     await db.destroy();
     throw error;

@@ -97,7 +97,9 @@ export function hostReplica(options: { db: Db; dir?: string; pollMs: number; log
   const relay = new ReplicaRelay();
   const tell = (id: number, message: FromReplicaMaker) => {
     const worker = cluster.workers?.[id];
-    if (worker?.isConnected()) worker.send({ type: REPLICA_MESSAGE, message } satisfies ReplicaEnvelope);
+    // With a callback, a process whose channel closes meanwhile (it is exiting: its 'exit' is handled) is no error
+    // of the primary's; without one, the failed send would be an 'error' event nobody listens to.
+    if (worker?.isConnected()) worker.send({ type: REPLICA_MESSAGE, message } satisfies ReplicaEnvelope, () => undefined);
   };
   const release = (files: string[]) => {
     for (const file of files) maker.send({ type: 'release', file });

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { Worker as NodeWorker } from 'node:worker_threads';
 import type { Logger } from '../log.ts';
 import { rawHandlesOf, schemaOfDb, type Db } from '../../db/client.ts';
+import { removeReplicaFiles } from '../../db/search-replica.ts';
 import { workerEntry } from './threads.ts';
 import type { FromReplicaMaker, FromReplicaThread, ReplicaThreadData, ToReplicaMaker, ToReplicaThread } from './replica-protocol.ts';
 
@@ -96,7 +97,7 @@ export class ReplicaMaker {
     const maker = this.#makers.get(file);
     this.#makers.delete(file);
     if (maker && maker === this.#thread) maker.postMessage({ type: 'release', file } satisfies ToReplicaThread);
-    else for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+    else removeReplicaFiles(file);
   }
 
   async close(): Promise<void> {

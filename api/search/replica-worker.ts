@@ -9,7 +9,6 @@
  * close and remove the old one, so searches never read a file being replaced.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { rmSync } from 'node:fs';
 import { openDb, rawHandlesOf } from '../../db/client.ts';
 import { createReplica, followFeed, type Replica } from '../../db/search-replica.ts';
 import { storeComputedCards } from '../../db/queries/search.ts';
@@ -62,11 +61,7 @@ const worker = startWorker({ name: 'search-replica', idleMs: data.pollMs, busyMs
 
 async function stop(): Promise<void> {
   await worker.stop();
-  for (const r of [replica, ...retired.values()]) {
-    if (!r) continue;
-    await r.close();
-    for (const suffix of ['', '-wal', '-shm']) rmSync(`${r.file}${suffix}`, { force: true });
-  }
+  for (const r of [replica, ...retired.values()]) await r?.discard();
   await db.destroy();
   // In a worker thread this ends the thread alone (a handle left open by a library would otherwise keep it up).
   process.exit(0);
@@ -85,9 +80,7 @@ port.on('message', (message: ToReplicaThread) => {
     case 'release': {
       const old = retired.get(message.file);
       retired.delete(message.file);
-      void old?.close().then(() => {
-        for (const suffix of ['', '-wal', '-shm']) rmSync(`${message.file}${suffix}`, { force: true });
-      });
+      void old?.discard();
       break;
     }
     case 'stop':

@@ -83,7 +83,8 @@ export function startReplicaSearch(options: ReplicaSearchOptions): ReplicaSearch
 export function followHostedReplica(options: SearchOptions): ReplicaSearch {
   if (!cluster.isWorker || !process.send) throw new Error('a hosted search replica is followed from a serving process of SERVER_PROCESSES');
   const send = (message: ToReplicaMaker) => {
-    if (process.connected) process.send!({ type: REPLICA_MESSAGE, message } satisfies ReplicaEnvelope);
+    // With a callback: a channel closing as the primary stops is no error of this process's.
+    if (process.connected) process.send!({ type: REPLICA_MESSAGE, message } satisfies ReplicaEnvelope, undefined, undefined, () => undefined);
   };
   let searcher: ReplicaSearcher | null = null;
   const listener = (value: unknown) => {

@@ -71,6 +71,8 @@ async function metric(name: string): Promise<number> {
 const replicaFiles = () => readdirSync(replicaDir).filter((name) => name.endsWith('.sqlite')).sort();
 
 function childrenOf(pid: number): number[] {
+  // A server that has exited says why in its output.
+  if (!existsSync(`/proc/${pid}`)) throw new Error(`the server has exited (${child.exitCode ?? child.signalCode}): ${output.slice(-4000)}`);
   return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
 }
 
